@@ -1,0 +1,115 @@
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import { loadConfigOrExit, type Config } from '../engine/config.js';
+import { ensureDatabase, migrate } from '../engine/db.js';
+import { createEngine } from '../engine/engine.js';
+import { ensureDemoGame } from '../engine/games/demo-game.js';
+import { createLogger, type Logger } from '../engine/logger.js';
+import { rebuildLeaderboards } from '../engine/rebuild.js';
+import { createApp } from './app.js';
+
+/**
+ * The API entry point. The primary prepares the database and Redis once (migrations, rebuild of
+ * lost Redis state, the demo game), then serves, or forks WEB_CONCURRENCY processes that share the port.
+ */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel).child({ process: 'api' });
+  if (cluster.isPrimary) {
+    await prepare(config, logger);
+    if (config.webConcurrency > 1) return forkServers(config, logger);
+  }
+  await serve(config, logger);
+}
+
+async function prepare(config: Readonly<Config>, logger: Logger): Promise<void> {
+  await ensureDatabase(config.databaseUrl);
+  await migrate(config.databaseUrl, logger);
+  const engine = await createEngine(config, logger);
+  try {
+    await rebuildLeaderboards({
+      redis: engine.redis,
+      store: engine.leaderboardStore,
+      service: engine.leaderboards,
+      rankings: engine.rankings,
+      logger,
+    });
+    if (config.createDemoGame) {
+      const demo = await ensureDemoGame(engine);
+      // The first run: show the admin token too, unless it came from the environment.
+      if (demo) printDemo(config, demo, config.adminToken ? undefined : engine.secrets.adminToken.value);
+    } else if (engine.secrets.adminToken.generated) {
+      process.stdout.write(`ADMIN_TOKEN (generated, stored in the database): ${engine.secrets.adminToken.value}\n`);
+    }
+  } finally {
+    await engine.close();
+  }
+}
+
+function printDemo(
+  config: Readonly<Config>,
+  demo: { gameId: string; publishableKey: string; secretKey: string; leaderboardId: string },
+  generatedAdminToken: string | undefined,
+): void {
+  const lines = [
+    '',
+    'Demo game created (the secret key is shown only now):',
+    `  game_id          ${demo.gameId}`,
+    `  Publishable-Key  ${demo.publishableKey}`,
+    `  Secret-Key       ${demo.secretKey}`,
+    `  leaderboard      ${demo.leaderboardId}`,
+    ...(generatedAdminToken ? [`  ADMIN_TOKEN      ${generatedAdminToken}  (generated, stored in the database)`] : []),
+    `  API              ${config.baseUrl}   reference: ${config.baseUrl}/docs`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function forkServers(config: Readonly<Config>, logger: Logger): void {
+  let stopping = false;
+  for (let i = 0; i < config.webConcurrency; i += 1) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'API process exited; starting another');
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
+  const engine = await createEngine(config, logger);
+  const app = createApp(engine);
+  const server: Server = app.listen(config.port);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  logger.info({ port: config.port }, 'API listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'API stopping: finishing requests in flight');
+    server.close();
+    server.closeIdleConnections();
+    const forced = setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    await new Promise<void>((resolve) => server.once('close', resolve));
+    clearTimeout(forced);
+    await engine.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`API failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import Joi from 'joi';
+import type { Engine } from '../../../engine/engine.js';
+import type { Authenticators } from '../../middleware/auth.js';
+import { validate } from '../../middleware/validate.js';
+import { displayName } from '../schemas.js';
+
+const renameBody = Joi.object({ display_name: displayName.required() });
+
+/** A player renames themself. */
+export function clientPlayerRoutes(engine: Engine, auth: Authenticators): Router {
+  const router = Router();
+  router.patch('/api/v1/client/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
+    const player = await engine.players.rename(res.locals.game.id, res.locals.playerId!, res.locals.body.display_name);
+    res.json({
+      player_id: player.id,
+      display_name: player.displayName,
+      clan_id: player.clanId,
+      aliases: await engine.aliases.of(player.id),
+    });
+  });
+  return router;
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { Engine } from '../../../engine/engine.js';
+import type { HttpMetrics } from '../../metrics.js';
+
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+
+/** Liveness, readiness (Redis, PostgreSQL, persistence backlog) and Prometheus metrics. */
+export function operationRoutes(engine: Engine, metrics: HttpMetrics): Router {
+  const router = Router();
+
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  router.get('/readyz', async (_req, res) => {
+    const [redis, postgres] = await Promise.all([
+      withTimeout(engine.redis.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
+      withTimeout(engine.pool.query('SELECT 1'), 1000).then(() => 'ok' as const, () => 'down' as const),
+    ]);
+    let pending: number | null = null;
+    if (redis === 'ok' && postgres === 'ok') {
+      pending = await withTimeout(
+        engine.leaderboardStore.listAll().then((boards) => engine.rankings.pendingPersistence(boards)),
+        2000,
+      ).catch(() => null);
+      if (pending !== null) metrics.pendingPersistence.set(pending);
+    }
+    const ready = redis === 'ok' && postgres === 'ok';
+    if (!ready) res.setHeader('Retry-After', '1');
+    res.status(ready ? 200 : 503).json({ redis, postgres, pending_persistence: pending });
+  });
+
+  router.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  return router;
+}

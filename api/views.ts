@@ -1,0 +1,63 @@
+import type { Game } from '../engine/games/game-store.js';
+import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
+import type { PlayerProfile } from '../engine/players/player-service.js';
+import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
+
+/** The JSON shapes of the API (CONTRACT section 4), built from engine objects in one place. */
+export function avatarUrl(baseUrl: string, playerId: string): string {
+  return `${baseUrl}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png`;
+}
+
+export function gameView(game: Game) {
+  return {
+    game_id: game.id,
+    name: game.name,
+    publishable_key: game.publishableKey,
+    created_at: game.createdAt.toISOString(),
+  };
+}
+
+export function leaderboardView(leaderboard: Leaderboard) {
+  return {
+    leaderboard_id: leaderboard.id,
+    name: leaderboard.name,
+    type: leaderboard.type,
+    sort_order: leaderboard.sortOrder,
+    client_reports: leaderboard.clientReports,
+    min_score: leaderboard.minScore,
+    max_score: leaderboard.maxScore,
+    created_at: leaderboard.createdAt.toISOString(),
+    updated_at: leaderboard.updatedAt.toISOString(),
+  };
+}
+
+export function reportView(playerId: string, result: ReportResult) {
+  return {
+    leaderboard_id: result.leaderboardId,
+    player_id: playerId,
+    submitted_score: result.submittedScore,
+    best_score: result.bestScore,
+    improved: result.improved,
+    rank: result.rank,
+    total: result.total,
+  };
+}
+
+export function playerEntryView(baseUrl: string, player: PlayerProfile) {
+  return {
+    player_id: player.id,
+    display_name: player.displayName,
+    avatar_url: avatarUrl(baseUrl, player.id),
+    clan_id: player.clanId,
+  };
+}
+
+export function playerRecordView(baseUrl: string, record: PlayerRecord) {
+  return {
+    leaderboard_id: record.leaderboard.id,
+    ...playerEntryView(baseUrl, record.player),
+    score: record.score,
+    rank: record.rank,
+    total: record.total,
+  };
+}

@@ -1,0 +1,97 @@
+import { LRUCache } from 'lru-cache';
+import { AuthenticationError } from '../errors.js';
+import { constantTimeEqual, hashKey } from '../credentials.js';
+import type { Game, GameStore } from '../games/game-store.js';
+import type { ThirdPartyKeyStore } from './third-party-key-store.js';
+import type { Invalidator } from '../invalidator.js';
+import type { TokenCodec } from '../tokens.js';
+
+interface CachedCredential {
+  game: Game | null;
+  keyId?: string;
+}
+
+const KNOWN_TTL_MS = 5 * 60_000;
+// Unknown keys are remembered briefly so a client hammering with a bad key costs no query each time.
+const UNKNOWN_TTL_MS = 1_000;
+
+/**
+ * Turns the presented credentials into the game they belong to. Lookups are cached per process;
+ * any key change is announced through the Invalidator and clears every process's cache at once.
+ */
+export class CredentialResolver {
+  private readonly cache = new LRUCache<string, CachedCredential>({ max: 50_000 });
+
+  constructor(
+    private readonly games: GameStore,
+    private readonly thirdPartyKeys: ThirdPartyKeyStore,
+    private readonly tokens: TokenCodec,
+    private readonly adminToken: string,
+    invalidator: Invalidator,
+  ) {
+    invalidator.onChange((change) => {
+      if (change.kind === 'keys' || change.kind === 'all') this.cache.clear();
+    });
+  }
+
+  publishable(key: string | undefined): Promise<Game> {
+    return this.resolve('Publishable-Key', key, `pk:${key}`, async (value) => ({
+      game: (await this.games.findByPublishableKey(value)) ?? null,
+    })).then(({ game }) => game);
+  }
+
+  secret(key: string | undefined): Promise<Game> {
+    return this.resolve('Secret-Key', key, `sk:${key && hashKey(key).toString('hex')}`, async (value) => {
+      const hash = hashKey(value);
+      const found = await this.games.findBySecretKeyHash(hash);
+      return { game: found && constantTimeEqual(found.secretKeyHash, hash) ? found : null };
+    }).then(({ game }) => game);
+  }
+
+  thirdParty(key: string | undefined): Promise<{ game: Game; keyId: string }> {
+    return this.resolve('Api-Key', key, `tpk:${key && hashKey(key).toString('hex')}`, async (value) => {
+      const found = await this.thirdPartyKeys.findActiveByHash(hashKey(value));
+      const game = found ? await this.games.findById(found.gameId) : undefined;
+      return game && found ? { game, keyId: found.id } : { game: null };
+    }).then(({ game, keyId }) => ({ game, keyId: keyId! }));
+  }
+
+  /** The player id carried by an anonymous token, which must belong to `game`. */
+  player(token: string | undefined, game: Game): string {
+    if (!token?.trim()) {
+      throw new AuthenticationError('missing_token', 'Send the player token in the Anonymous-Authorization header.');
+    }
+    const claims = this.tokens.verify(token.replace(/^Bearer\s+/i, ''));
+    if (claims.gameId !== game.id) {
+      throw new AuthenticationError('invalid_token', 'The anonymous token belongs to another game.');
+    }
+    return claims.playerId;
+  }
+
+  admin(authorization: string | undefined): void {
+    const token = authorization?.replace(/^Bearer\s+/i, '').trim();
+    if (!token) {
+      throw new AuthenticationError('missing_admin_token', 'Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
+    }
+    if (!constantTimeEqual(token, this.adminToken)) {
+      throw new AuthenticationError('invalid_admin_token', 'The admin token is not valid.');
+    }
+  }
+
+  private async resolve(
+    header: string,
+    key: string | undefined,
+    cacheKey: string,
+    load: (key: string) => Promise<CachedCredential>,
+  ): Promise<{ game: Game; keyId?: string }> {
+    const value = key?.trim();
+    if (!value) throw new AuthenticationError('missing_key', `Send the ${header} header.`);
+    let entry = this.cache.get(cacheKey);
+    if (!entry) {
+      entry = value.length > 256 ? { game: null } : await load(value);
+      this.cache.set(cacheKey, entry, { ttl: entry.game ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
+    }
+    if (!entry.game) throw new AuthenticationError('invalid_key', `The ${header} is not valid.`);
+    return { game: entry.game, ...(entry.keyId ? { keyId: entry.keyId } : {}) };
+  }
+}

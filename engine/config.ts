@@ -1,0 +1,108 @@
+import Joi from 'joi';
+
+/**
+ * The service's whole configuration, read from the environment once and checked at start-up.
+ * Nothing else reads process.env: a bad value stops the process with one line naming the variable.
+ */
+export interface Config {
+  port: number;
+  baseUrl: string;
+  appUrl: string;
+  redisUrl: string;
+  databaseUrl: string;
+  redisKeyPrefix: string;
+  adminToken: string | undefined;
+  tokenSecret: string | undefined;
+  tokenTtlSeconds: number | undefined;
+  webConcurrency: number;
+  workerConcurrency: number;
+  workerMetricsPort: number;
+  rateLimits: {
+    signupsPerIpPerMinute: number;
+    reportsPerPlayerPerSecond: number;
+    thirdPartyPerKeyPerSecond: number;
+  };
+  playerCacheSize: number;
+  logLevel: string;
+  createDemoGame: boolean;
+  trustProxy: boolean;
+}
+
+const schema = Joi.object({
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  APP_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .default('postgres://postgres@127.0.0.1:5432/leaderboard'),
+  REDIS_KEY_PREFIX: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{1,32}$/)
+    .default('lb'),
+  ADMIN_TOKEN: Joi.string().min(16).max(256),
+  TOKEN_SECRET: Joi.string().min(16).max(256),
+  TOKEN_TTL_SECONDS: Joi.number().integer().min(1),
+  WEB_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
+  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
+  WORKER_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9465),
+  RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
+  RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
+  RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
+  PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(100_000),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default('info'),
+  DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
+  TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+}).unknown(true);
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
+  if (error) {
+    const detail = error.details[0];
+    const variable = detail?.path.join('.') ?? 'environment';
+    throw new ConfigError(`Invalid configuration: ${variable}: ${detail?.message ?? error.message}`);
+  }
+  const port: number = value.PORT;
+  const baseUrl = stripSlash(value.BASE_URL ?? `http://localhost:${port}`);
+  return Object.freeze({
+    port,
+    baseUrl,
+    appUrl: stripSlash(value.APP_URL ?? baseUrl),
+    redisUrl: value.REDIS_URL,
+    databaseUrl: value.DATABASE_URL,
+    redisKeyPrefix: value.REDIS_KEY_PREFIX,
+    adminToken: value.ADMIN_TOKEN,
+    tokenSecret: value.TOKEN_SECRET,
+    tokenTtlSeconds: value.TOKEN_TTL_SECONDS,
+    webConcurrency: value.WEB_CONCURRENCY,
+    workerConcurrency: value.WORKER_CONCURRENCY,
+    workerMetricsPort: value.WORKER_METRICS_PORT,
+    rateLimits: Object.freeze({
+      signupsPerIpPerMinute: value.RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE,
+      reportsPerPlayerPerSecond: value.RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND,
+      thirdPartyPerKeyPerSecond: value.RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND,
+    }),
+    playerCacheSize: value.PLAYER_CACHE_SIZE,
+    logLevel: value.LOG_LEVEL,
+    createDemoGame: value.DEMO_GAME,
+    trustProxy: value.TRUST_PROXY,
+  });
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** For entry points: the configuration, or one line naming the bad variable and exit code 1. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

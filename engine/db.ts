@@ -1,0 +1,60 @@
+import pg from 'pg';
+import { runner } from 'node-pg-migrate';
+import { sqlDir } from './paths.js';
+import type { Logger } from './logger.js';
+
+// PostgreSQL bigint (OID 20) values in this schema are ids and versions well inside 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export type Pool = pg.Pool;
+
+export function createPool(databaseUrl: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    // A query that hangs (PostgreSQL unreachable mid-query) must fail so the request can answer 503.
+    query_timeout: 15_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/**
+ * Applies pending migrations from sql/ in order, in one transaction, under PostgreSQL's advisory
+ * lock, so two processes starting together cannot race (node-pg-migrate does the bookkeeping).
+ */
+export async function migrate(databaseUrl: string, logger?: Logger): Promise<void> {
+  await runner({
+    databaseUrl,
+    dir: sqlDir,
+    migrationsTable: 'pgmigrations',
+    direction: 'up',
+    singleTransaction: true,
+    advisoryLockMode: 'wait',
+    checkOrder: true,
+    log: (message: string) => logger?.debug({ migration: message }, 'migration'),
+  });
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) return;
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created meanwhile by another process
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,91 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createPool, type Pool } from './db.js';
+import { createRedis, waitForRedis } from './redis.js';
+import { invalidationChannel } from './keys.js';
+import type { Logger } from './logger.js';
+import { Invalidator } from './invalidator.js';
+import { TokenCodec } from './tokens.js';
+import { resolveSecret } from './secrets.js';
+import { GameStore } from './games/game-store.js';
+import { GameService } from './games/game-service.js';
+import { ThirdPartyKeyStore } from './auth/third-party-key-store.js';
+import { CredentialResolver } from './auth/credential-resolver.js';
+import { PlayerStore } from './players/player-store.js';
+import { AliasStore } from './players/alias-store.js';
+import { PlayerService } from './players/player-service.js';
+import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
+import { LeaderboardService } from './leaderboards/leaderboard-service.js';
+import { Rankings } from './ranking/rankings.js';
+import { ScoreService } from './ranking/score-service.js';
+import { PersistenceQueue } from './persistence/persistence-queue.js';
+
+/** Everything the API needs, wired once per process. The composition root of the core. */
+export interface Engine {
+  config: Readonly<Config>;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  invalidator: Invalidator;
+  credentials: CredentialResolver;
+  games: GameService;
+  gameStore: GameStore;
+  thirdPartyKeys: ThirdPartyKeyStore;
+  players: PlayerService;
+  aliases: AliasStore;
+  leaderboards: LeaderboardService;
+  leaderboardStore: LeaderboardStore;
+  rankings: Rankings;
+  scores: ScoreService;
+  persistence: PersistenceQueue;
+  secrets: { adminToken: { value: string; generated: boolean } };
+  close(): Promise<void>;
+}
+
+export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
+  const pool = createPool(config.databaseUrl);
+  const redis = createRedis(config.redisUrl, { role: 'request' });
+  const queueConnection = createRedis(config.redisUrl, { role: 'producer' });
+  const subscriber = createRedis(config.redisUrl, { role: 'subscriber' });
+  await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+
+  const adminToken = await resolveSecret(pool, 'admin_token', config.adminToken);
+  const tokenSecret = await resolveSecret(pool, 'token_secret', config.tokenSecret);
+
+  const invalidator = new Invalidator(redis, invalidationChannel(config.redisKeyPrefix), logger);
+  await invalidator.listen(subscriber);
+  const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
+  const gameStore = new GameStore(pool);
+  const thirdPartyKeys = new ThirdPartyKeyStore(pool);
+  const players = new PlayerService(new PlayerStore(pool), tokens, invalidator, config.playerCacheSize);
+  const rankings = new Rankings(redis, config.redisKeyPrefix);
+  const leaderboardStore = new LeaderboardStore(pool);
+  const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
+  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix);
+
+  return {
+    config,
+    logger,
+    pool,
+    redis,
+    invalidator,
+    credentials: new CredentialResolver(gameStore, thirdPartyKeys, tokens, adminToken.value, invalidator),
+    games: new GameService(gameStore, invalidator),
+    gameStore,
+    thirdPartyKeys,
+    players,
+    aliases: new AliasStore(pool),
+    leaderboards,
+    leaderboardStore,
+    rankings,
+    scores: new ScoreService(leaderboards, players, rankings, persistence),
+    persistence,
+    secrets: { adminToken },
+    async close() {
+      await persistence.close();
+      subscriber.disconnect();
+      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Pool } from '../db.js';
+
+export interface Game {
+  id: string;
+  name: string;
+  publishableKey: string;
+  createdAt: Date;
+}
+
+interface GameRow {
+  id: string;
+  name: string;
+  publishable_key: string;
+  created_at: Date;
+}
+
+const toGame = (row: GameRow): Game => ({
+  id: row.id,
+  name: row.name,
+  publishableKey: row.publishable_key,
+  createdAt: row.created_at,
+});
+
+const COLUMNS = 'id, name, publishable_key, created_at';
+
+export class GameStore {
+  constructor(private readonly pool: Pool) {}
+
+  async insert(game: { id: string; name: string; publishableKey: string; secretKeyHash: Buffer }): Promise<Game> {
+    const { rows } = await this.pool.query<GameRow>(
+      `INSERT INTO games (id, name, publishable_key, secret_key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [game.id, game.name, game.publishableKey, game.secretKeyHash],
+    );
+    return toGame(rows[0]!);
+  }
+
+  async list(): Promise<Game[]> {
+    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id`);
+    return rows.map(toGame);
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
+    return rows[0]!.n;
+  }
+
+  async findById(id: string): Promise<Game | undefined> {
+    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE id = $1`, [id]);
+    return rows[0] && toGame(rows[0]);
+  }
+
+  async findByPublishableKey(key: string): Promise<Game | undefined> {
+    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE publishable_key = $1`, [key]);
+    return rows[0] && toGame(rows[0]);
+  }
+
+  async findBySecretKeyHash(hash: Buffer): Promise<(Game & { secretKeyHash: Buffer }) | undefined> {
+    const { rows } = await this.pool.query<GameRow & { secret_key_hash: Buffer }>(
+      `SELECT ${COLUMNS}, secret_key_hash FROM games WHERE secret_key_hash = $1`,
+      [hash],
+    );
+    return rows[0] && { ...toGame(rows[0]), secretKeyHash: rows[0].secret_key_hash };
+  }
+
+  async setSecretKeyHash(id: string, hash: Buffer): Promise<boolean> {
+    const result = await this.pool.query('UPDATE games SET secret_key_hash = $2 WHERE id = $1', [id, hash]);
+    return result.rowCount === 1;
+  }
+}

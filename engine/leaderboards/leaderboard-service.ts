@@ -1,0 +1,128 @@
+import { LRUCache } from 'lru-cache';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { clanMemberships } from '../players/player-store.js';
+import type { Pool } from '../db.js';
+import type { Invalidator } from '../invalidator.js';
+import type { Rankings } from '../ranking/rankings.js';
+import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
+
+const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
+  type: 'individual',
+  sortOrder: 'desc',
+  clientReports: true,
+  minScore: null,
+  maxScore: null,
+};
+
+/**
+ * Leaderboard definitions. Lookups are cached per process (every report needs one) and dropped in
+ * every process when a leaderboard changes.
+ */
+export class LeaderboardService {
+  private readonly cache = new LRUCache<string, Leaderboard>({ max: 20_000, ttl: 60_000 });
+
+  constructor(
+    private readonly store: LeaderboardStore,
+    private readonly rankings: Rankings,
+    private readonly pool: Pool,
+    private readonly invalidator: Invalidator,
+  ) {
+    invalidator.onChange((change) => {
+      if (change.kind === 'leaderboards' || change.kind === 'all') this.cache.clear();
+    });
+  }
+
+  async get(gameId: string, leaderboardId: string): Promise<Leaderboard> {
+    const cacheKey = `${gameId}\u0000${leaderboardId}`;
+    let leaderboard = this.cache.get(cacheKey);
+    if (!leaderboard) {
+      leaderboard = await this.store.find(gameId, leaderboardId);
+      if (!leaderboard) {
+        throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
+      }
+      this.cache.set(cacheKey, leaderboard);
+    }
+    return leaderboard;
+  }
+
+  list(gameId: string): Promise<Leaderboard[]> {
+    return this.store.listByGame(gameId);
+  }
+
+  /** Creates the leaderboard or updates the given settings; type and order are fixed once scored. */
+  async put(
+    gameId: string,
+    leaderboardId: string,
+    changes: Partial<LeaderboardSettings>,
+  ): Promise<{ leaderboard: Leaderboard; created: boolean }> {
+    const existing = await this.store.find(gameId, leaderboardId);
+    if (!existing) {
+      const settings = checkBounds({ name: leaderboardId, ...DEFAULTS, ...changes });
+      const inserted = await this.store.insert(gameId, leaderboardId, settings);
+      if (inserted) {
+        await this.prepareLiveState(inserted);
+        await this.invalidator.leaderboardsChanged();
+        return { leaderboard: inserted, created: true };
+      }
+      return this.put(gameId, leaderboardId, changes); // created concurrently: update it instead
+    }
+
+    const settings = checkBounds({ ...existing, ...changes });
+    const reshaped = settings.type !== existing.type || settings.sortOrder !== existing.sortOrder;
+    if (reshaped && (await this.rankings.count(existing)) > 0) {
+      throw new ConflictError('The type and sort_order of a leaderboard cannot change once it has scores.');
+    }
+    const updated = await this.store.update(existing.internalId, settings);
+    if (!updated) return this.put(gameId, leaderboardId, changes); // deleted concurrently
+    if (settings.type !== existing.type) {
+      await this.rankings.drop(updated);
+      await this.prepareLiveState(updated);
+    }
+    await this.invalidator.leaderboardsChanged();
+    return { leaderboard: updated, created: false };
+  }
+
+  /** Final: the scores go from Redis and PostgreSQL, and queued jobs cannot bring them back. */
+  async delete(gameId: string, leaderboardId: string): Promise<void> {
+    const leaderboard = await this.store.find(gameId, leaderboardId);
+    if (!leaderboard) {
+      throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
+    }
+    await this.store.delete(leaderboard.internalId);
+    await this.rankings.drop(leaderboard);
+    await this.invalidator.leaderboardsChanged();
+  }
+
+  /**
+   * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
+   * leaderboards) and then every persisted best score, merged without lowering anything reported
+   * since. Used for new leaderboards and to rebuild after Redis lost its data.
+   */
+  async prepareLiveState(leaderboard: Leaderboard): Promise<void> {
+    if (leaderboard.type === 'clan') {
+      for await (const page of clanMemberships(this.pool, leaderboard.gameId)) {
+        await this.rankings.setClans(leaderboard, page);
+      }
+    }
+    let after = '';
+    for (;;) {
+      const { rows } = await this.pool.query<{ player_id: string; score: number }>(
+        'SELECT player_id, score FROM scores WHERE leaderboard_id = $1 AND player_id > $2 ORDER BY player_id LIMIT 10000',
+        [leaderboard.internalId, after],
+      );
+      if (rows.length === 0) break;
+      await this.rankings.merge(leaderboard, rows.map((row) => [row.player_id, row.score]));
+      after = rows[rows.length - 1]!.player_id;
+    }
+    await this.rankings.markReady(leaderboard);
+  }
+}
+
+function checkBounds<T extends LeaderboardSettings>(settings: T): T {
+  if (settings.minScore !== null && settings.maxScore !== null && settings.minScore > settings.maxScore) {
+    throw new ValidationError('min_score must not be greater than max_score.', [
+      { field: 'min_score', message: 'must not be greater than max_score' },
+    ]);
+  }
+  return settings;
+}

@@ -1,0 +1,116 @@
+import type { Pool } from '../db.js';
+
+export type LeaderboardType = 'individual' | 'clan';
+export type SortOrder = 'desc' | 'asc';
+
+export interface Leaderboard {
+  /** Internal id: names the Redis keys and score rows. */
+  internalId: number;
+  gameId: string;
+  id: string;
+  name: string;
+  type: LeaderboardType;
+  sortOrder: SortOrder;
+  clientReports: boolean;
+  minScore: number | null;
+  maxScore: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface LeaderboardSettings {
+  name: string;
+  type: LeaderboardType;
+  sortOrder: SortOrder;
+  clientReports: boolean;
+  minScore: number | null;
+  maxScore: number | null;
+}
+
+interface LeaderboardRow {
+  id: number;
+  game_id: string;
+  leaderboard_id: string;
+  name: string;
+  type: LeaderboardType;
+  sort_order: SortOrder;
+  client_reports: boolean;
+  min_score: number | null;
+  max_score: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
+  internalId: row.id,
+  gameId: row.game_id,
+  id: row.leaderboard_id,
+  name: row.name,
+  type: row.type,
+  sortOrder: row.sort_order,
+  clientReports: row.client_reports,
+  minScore: row.min_score,
+  maxScore: row.max_score,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const COLUMNS =
+  'id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at';
+
+export class LeaderboardStore {
+  constructor(private readonly pool: Pool) {}
+
+  async find(gameId: string, leaderboardId: string): Promise<Leaderboard | undefined> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2`,
+      [gameId, leaderboardId],
+    );
+    return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  async findByInternalId(internalId: number): Promise<Leaderboard | undefined> {
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE id = $1`, [
+      internalId,
+    ]);
+    return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  async listByGame(gameId: string): Promise<Leaderboard[]> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY leaderboard_id`,
+      [gameId],
+    );
+    return rows.map(toLeaderboard);
+  }
+
+  async listAll(): Promise<Leaderboard[]> {
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards ORDER BY id`);
+    return rows.map(toLeaderboard);
+  }
+
+  /** Inserts the leaderboard unless the game already has one with that id (then undefined). */
+  async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [gameId, leaderboardId, settings.name, settings.type, settings.sortOrder, settings.clientReports, settings.minScore, settings.maxScore],
+    );
+    return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  async update(internalId: number, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
+         max_score = $7, updated_at = now()
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [internalId, settings.name, settings.type, settings.sortOrder, settings.clientReports, settings.minScore, settings.maxScore],
+    );
+    return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  async delete(internalId: number): Promise<void> {
+    await this.pool.query('DELETE FROM leaderboards WHERE id = $1', [internalId]);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Pool } from '../db.js';
+import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+
+/**
+ * Writes claimed changes to PostgreSQL with multi-row upserts that are harmless to replay: a best
+ * score only ever moves the better way (GREATEST, or LEAST when lower is better), and a clan total
+ * only replaces one with an older version.
+ */
+export class ScoreWriter {
+  constructor(private readonly pool: Pool) {}
+
+  async writeScores(leaderboardId: number, order: SortOrder, players: string[], scores: string[]): Promise<void> {
+    if (players.length === 0) return;
+    const better = order === 'asc' ? 'LEAST' : 'GREATEST';
+    const improves = order === 'asc' ? '>' : '<';
+    await this.pool.query(
+      `INSERT INTO scores (leaderboard_id, player_id, score)
+       SELECT $1, u.player_id, u.score FROM unnest($2::text[], $3::float8[]) AS u (player_id, score)
+       ON CONFLICT (leaderboard_id, player_id) DO UPDATE
+         SET score = ${better}(scores.score, EXCLUDED.score), updated_at = now()
+         WHERE scores.score ${improves} EXCLUDED.score`,
+      [leaderboardId, players, scores],
+    );
+  }
+
+  async writeClanTotals(
+    leaderboardId: number,
+    totals: { clanId: string; total: string; version: string }[],
+  ): Promise<void> {
+    const present = totals.filter((t) => t.total !== '');
+    const removed = totals.filter((t) => t.total === '');
+    if (present.length > 0) {
+      await this.pool.query(
+        `INSERT INTO clan_scores (leaderboard_id, clan_id, score, version)
+         SELECT $1, u.clan_id, u.score, u.version FROM unnest($2::text[], $3::float8[], $4::bigint[]) AS u (clan_id, score, version)
+         ON CONFLICT (leaderboard_id, clan_id) DO UPDATE
+           SET score = EXCLUDED.score, version = EXCLUDED.version, updated_at = now()
+           WHERE clan_scores.version < EXCLUDED.version`,
+        [leaderboardId, present.map((t) => t.clanId), present.map((t) => t.total), present.map((t) => t.version)],
+      );
+    }
+    if (removed.length > 0) {
+      await this.pool.query(
+        `DELETE FROM clan_scores c USING unnest($2::text[], $3::bigint[]) AS u (clan_id, version)
+         WHERE c.leaderboard_id = $1 AND c.clan_id = u.clan_id AND c.version < u.version`,
+        [leaderboardId, removed.map((t) => t.clanId), removed.map((t) => t.version)],
+      );
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import type { Pool, PoolClient } from 'pg';
+
+/** Aliases: a player's ids in outside systems, one per alias type; an alias belongs to one player. */
+export class AliasStore {
+  constructor(private readonly pool: Pool) {}
+
+  async of(playerId: string): Promise<Record<string, string>> {
+    const { rows } = await this.pool.query<{ alias_type: string; alias_id: string }>(
+      'SELECT alias_type, alias_id FROM player_aliases WHERE player_id = $1 ORDER BY alias_type',
+      [playerId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.alias_type, row.alias_id]));
+  }
+
+  async findPlayer(gameId: string, aliasType: string, aliasId: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ player_id: string }>(
+      'SELECT player_id FROM player_aliases WHERE game_id = $1 AND alias_type = $2 AND alias_id = $3',
+      [gameId, aliasType, aliasId],
+    );
+    return rows[0]?.player_id;
+  }
+
+  /** Sets (or with null removes) aliases inside the caller's transaction; false when one is taken. */
+  async set(client: PoolClient, gameId: string, playerId: string, aliases: Record<string, string | null>): Promise<boolean> {
+    for (const [type, id] of Object.entries(aliases)) {
+      await client.query('DELETE FROM player_aliases WHERE player_id = $1 AND alias_type = $2', [playerId, type]);
+      if (id === null) continue;
+      const inserted = await client.query(
+        `INSERT INTO player_aliases (game_id, alias_type, alias_id, player_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (game_id, alias_type, alias_id) DO NOTHING`,
+        [gameId, type, id, playerId],
+      );
+      if (inserted.rowCount === 0) return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,93 @@
+import { LRUCache } from 'lru-cache';
+import { NotFoundError } from '../errors.js';
+import { newPlayerId } from '../credentials.js';
+import { generatedDisplayName } from './display-names.js';
+import type { Player, PlayerStore } from './player-store.js';
+import type { Invalidator } from '../invalidator.js';
+import type { TokenCodec } from '../tokens.js';
+
+export interface PlayerProfile {
+  id: string;
+  gameId: string;
+  displayName: string;
+  clanId: string | null;
+}
+
+/**
+ * Players and their metadata. Reads go through a bounded per-process cache, so ranking reads of
+ * active players cost no PostgreSQL query; changes are announced to every process.
+ */
+export class PlayerService {
+  private readonly cache: LRUCache<string, Player>;
+
+  constructor(
+    private readonly store: PlayerStore,
+    private readonly tokens: TokenCodec,
+    private readonly invalidator: Invalidator,
+    cacheSize: number,
+  ) {
+    this.cache = new LRUCache({ max: Math.max(cacheSize, 1) });
+    invalidator.onChange((change) => {
+      if (change.kind === 'player') this.cache.delete(change.playerId);
+      if (change.kind === 'all') this.cache.clear();
+    });
+  }
+
+  /** The same device in the same game always gets the same player. */
+  async signup(gameId: string, deviceId: string | null): Promise<{ player: Player; token: string; created: boolean }> {
+    for (;;) {
+      const inserted = await this.store.insert(newPlayerId(), gameId, deviceId).catch((error: { code?: string }) => {
+        if (error.code === '23505') return null; // the random id was taken: draw another
+        throw error;
+      });
+      if (inserted === null) continue;
+      const player = inserted ?? (deviceId !== null ? await this.store.findByDevice(gameId, deviceId) : undefined);
+      if (!player) continue; // the device row vanished between the two statements; try again
+      return { player, token: this.tokens.issue(player.id, gameId), created: inserted !== undefined };
+    }
+  }
+
+  async get(gameId: string, playerId: string): Promise<PlayerProfile> {
+    const found = (await this.getMany(gameId, [playerId])).get(playerId);
+    if (!found) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+    return found;
+  }
+
+  /** Profiles of the given players of one game, in one query for those not cached. */
+  async getMany(gameId: string, playerIds: string[]): Promise<Map<string, PlayerProfile>> {
+    const missing = playerIds.filter((id) => !this.cache.has(id));
+    if (missing.length > 0) {
+      for (const player of await this.store.findMany(missing)) this.cache.set(player.id, player);
+    }
+    const profiles = new Map<string, PlayerProfile>();
+    for (const id of playerIds) {
+      const player = this.cache.get(id);
+      if (player && player.gameId === gameId) profiles.set(id, profile(player));
+    }
+    return profiles;
+  }
+
+  async rename(gameId: string, playerId: string, displayName: string): Promise<PlayerProfile> {
+    await this.get(gameId, playerId);
+    const player = await this.store.setDisplayName(playerId, displayName);
+    if (!player) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+    await this.changed(player);
+    return profile(player);
+  }
+
+  /** Records a change made elsewhere (clan membership) in this cache and every other process's. */
+  async changed(player: Player): Promise<void> {
+    this.cache.set(player.id, player);
+    await this.invalidator.playerChanged(player.id);
+    this.cache.set(player.id, player);
+  }
+}
+
+export function profile(player: Player): PlayerProfile {
+  return {
+    id: player.id,
+    gameId: player.gameId,
+    displayName: player.displayName ?? generatedDisplayName(player.id),
+    clanId: player.clanId,
+  };
+}

@@ -1,0 +1,74 @@
+import type { Pool } from '../db.js';
+
+export interface Player {
+  id: string;
+  gameId: string;
+  displayName: string | null;
+  clanId: string | null;
+}
+
+interface PlayerRow {
+  id: string;
+  game_id: string;
+  display_name: string | null;
+  clan_id: string | null;
+}
+
+const toPlayer = (row: PlayerRow): Player => ({
+  id: row.id,
+  gameId: row.game_id,
+  displayName: row.display_name,
+  clanId: row.clan_id,
+});
+
+const COLUMNS = 'id, game_id, display_name, clan_id';
+
+export class PlayerStore {
+  constructor(private readonly pool: Pool) {}
+
+  /** Inserts a player; with a device id already known in the game, returns undefined instead. */
+  async insert(id: string, gameId: string, deviceId: string | null): Promise<Player | undefined> {
+    const { rows } = await this.pool.query<PlayerRow>(
+      `INSERT INTO players (id, game_id, device_id) VALUES ($1, $2, $3)
+       ON CONFLICT (game_id, device_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [id, gameId, deviceId],
+    );
+    return rows[0] && toPlayer(rows[0]);
+  }
+
+  async findByDevice(gameId: string, deviceId: string): Promise<Player | undefined> {
+    const { rows } = await this.pool.query<PlayerRow>(
+      `SELECT ${COLUMNS} FROM players WHERE game_id = $1 AND device_id = $2`,
+      [gameId, deviceId],
+    );
+    return rows[0] && toPlayer(rows[0]);
+  }
+
+  async findMany(ids: string[]): Promise<Player[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`, [ids]);
+    return rows.map(toPlayer);
+  }
+
+  async setDisplayName(id: string, displayName: string): Promise<Player | undefined> {
+    const { rows } = await this.pool.query<PlayerRow>(
+      `UPDATE players SET display_name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, displayName],
+    );
+    return rows[0] && toPlayer(rows[0]);
+  }
+}
+
+/** Clan memberships of a game, read in pages (a game may have millions of players). */
+export async function* clanMemberships(pool: Pool, gameId: string, pageSize = 5000): AsyncGenerator<[string, string][]> {
+  let after = '';
+  for (;;) {
+    const { rows } = await pool.query<{ id: string; clan_id: string }>(
+      `SELECT id, clan_id FROM players WHERE game_id = $1 AND clan_id IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`,
+      [gameId, after, pageSize],
+    );
+    if (rows.length === 0) return;
+    yield rows.map((row) => [row.id, row.clan_id]);
+    after = rows[rows.length - 1]!.id;
+  }
+}

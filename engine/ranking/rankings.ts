@@ -1,0 +1,163 @@
+import type { Redis } from 'ioredis';
+import { leaderboardKeys, type LeaderboardKeys } from '../keys.js';
+import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+
+/** What the ranking core needs to know of a leaderboard. */
+export interface RankedBoard {
+  internalId: number;
+  sortOrder: SortOrder;
+}
+
+export type View = 'players' | 'clans';
+
+export interface RankedEntry {
+  id: string;
+  /** Exactly as Redis stores it; parseFloat gives back the very double. */
+  score: string;
+  rank: number;
+}
+
+export interface ReportOutcome {
+  best: string;
+  improved: boolean;
+  rank: number;
+  total: number;
+  needsPersistence: boolean;
+}
+
+/** How long a persistence job may stay silent before the sweeper assumes it died and re-queues. */
+export const QUEUED_FLAG_TTL_MS = 30_000;
+
+/**
+ * The live rankings in Redis. Every method is one Lua script call (one round trip, one atomic step,
+ * one Cluster slot); ranks are competition ranks computed inside the scripts.
+ */
+export class Rankings {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  keys(board: { internalId: number }): LeaderboardKeys {
+    return leaderboardKeys(this.prefix, board.internalId);
+  }
+
+  async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
+    const k = this.keys(board);
+    const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
+      k.scores, k.dirty, k.queued, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+      playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
+    );
+    return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
+  }
+
+  /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
+  async scoresOf(
+    board: RankedBoard,
+    view: View,
+    ids: string[],
+  ): Promise<{ total: number; entries: (RankedEntry | undefined)[] }> {
+    const reply = await this.redis.scoresOf(this.rankingKey(board, view), board.sortOrder, ...ids);
+    const entries = ids.map((id, i) => {
+      const score = String(reply[1 + 2 * i]);
+      return score === '' ? undefined : { id, score, rank: Number(reply[2 + 2 * i]) };
+    });
+    return { total: Number(reply[0]), entries };
+  }
+
+  async page(board: RankedBoard, view: View, offset: number, limit: number): Promise<{ total: number; entries: RankedEntry[] }> {
+    const reply = await this.redis.readRange(this.rankingKey(board, view), board.sortOrder, offset, offset + limit - 1);
+    return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
+  }
+
+  /** The player's entry with up to `range` entries above and below, or undefined without a score. */
+  async around(board: RankedBoard, playerId: string, range: number): Promise<{ total: number; entries: RankedEntry[] } | undefined> {
+    const reply = await this.redis.readAround(this.keys(board).scores, board.sortOrder, playerId, range);
+    if (!reply) return undefined;
+    return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
+  }
+
+  async count(board: RankedBoard): Promise<number> {
+    return this.redis.zcard(this.keys(board).scores);
+  }
+
+  /** Sets clan memberships on a clan leaderboard, moving best scores between clan totals. */
+  async setClans(board: RankedBoard, memberships: [playerId: string, clanId: string | null][]): Promise<void> {
+    const k = this.keys(board);
+    for (const chunk of chunks(memberships, 1000)) {
+      await this.redis.setClans(
+        k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+        ...chunk.flatMap(([player, clan]) => [player, clan ?? '']),
+      );
+    }
+  }
+
+  /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
+  async reconcileClan(board: RankedBoard, clanId: string, memberIds: string[]): Promise<boolean> {
+    const k = this.keys(board);
+    const repaired = await this.redis.reconcileClan(
+      k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, clanId, ...memberIds,
+    );
+    return repaired === 1;
+  }
+
+  /** Merges persisted best scores back into the live ranking (rebuild). */
+  async merge(board: RankedBoard, scores: [playerId: string, score: number][]): Promise<void> {
+    const k = this.keys(board);
+    for (const chunk of chunks(scores, 2000)) {
+      await this.redis.mergeScores(
+        k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+        board.sortOrder, ...chunk.flatMap(([player, score]) => [player, String(score)]),
+      );
+    }
+  }
+
+  async isReady(board: RankedBoard): Promise<boolean> {
+    return (await this.redis.exists(this.keys(board).ready)) === 1;
+  }
+
+  async markReady(board: RankedBoard): Promise<void> {
+    await this.redis.set(this.keys(board).ready, '1');
+  }
+
+  /** Score changes accepted but not yet written to PostgreSQL, over the given leaderboards. */
+  async pendingPersistence(boards: { internalId: number }[]): Promise<number> {
+    const counts = await Promise.all(
+      boards.map(async (board) => {
+        const k = this.keys(board);
+        const [players, clans] = await Promise.all([this.redis.zcard(k.dirty), this.redis.zcard(k.dirtyClans)]);
+        return players + clans;
+      }),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Removes every key of a leaderboard (they share one slot, so one command). */
+  async drop(board: { internalId: number }): Promise<void> {
+    await this.redis.unlink(...Object.values(this.keys(board)));
+  }
+
+  private rankingKey(board: RankedBoard, view: View): string {
+    const k = this.keys(board);
+    return view === 'clans' ? k.clans : k.scores;
+  }
+}
+
+/** Turns a readRange reply ({firstRank, member, score, ...}) into entries with competition ranks. */
+function withRanks(reply: (string | number)[], startPosition: number): RankedEntry[] {
+  const entries: RankedEntry[] = [];
+  let rank = Number(reply[0]);
+  for (let i = 1; i < reply.length; i += 2) {
+    const score = String(reply[i + 1]);
+    const previous = entries[entries.length - 1];
+    if (previous && previous.score !== score) rank = startPosition + entries.length + 1;
+    entries.push({ id: String(reply[i]), score, rank });
+  }
+  return entries;
+}
+
+export function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}

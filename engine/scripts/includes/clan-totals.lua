@@ -1,0 +1,58 @@
+-- Clan totals bookkeeping. K holds the key names: clans, clanCounts, dirtyClans, clanVersions.
+
+-- Marks a clan total for persistence with a version that only grows, even across a Redis data loss
+-- (it follows the server clock), so PostgreSQL never takes an older total over a newer one.
+local function markClan(K, clan, clock)
+  redis.call('ZADD', K.dirtyClans, 'NX', clock.ms, clan)
+  local previous = tonumber(redis.call('HGET', K.clanVersions, clan) or '0')
+  local version = math.max(clock.us, previous + 1)
+  redis.call('HSET', K.clanVersions, clan, string.format('%.0f', version))
+end
+
+-- Moves a clan's total by delta and its count of scored members by countDelta. A clan whose last
+-- scored member leaves is unranked, whatever rounding left in its total.
+local function adjustClan(K, clan, delta, countDelta, clock)
+  local count = redis.call('HINCRBY', K.clanCounts, clan, countDelta)
+  if count <= 0 then
+    redis.call('ZREM', K.clans, clan)
+    redis.call('HDEL', K.clanCounts, clan)
+  elseif delta ~= 0 then
+    redis.call('ZINCRBY', K.clans, exact(delta), clan)
+  end
+  markClan(K, clan, clock)
+end
+
+-- Keeps the better of the stored and the given score (ZADD GT, or LT when lower is better) and
+-- moves the player's clan total by the improvement. Returns the best score and whether it changed.
+local function applyScore(K, player, score, order, clock)
+  local before = redis.call('ZSCORE', K.scores, player)
+  local changed = redis.call('ZADD', K.scores, order == 'asc' and 'LT' or 'GT', 'CH', score, player)
+  if changed == 0 then
+    return before, false
+  end
+  local best = redis.call('ZSCORE', K.scores, player)
+  local clan = redis.call('HGET', K.members, player)
+  if clan then
+    local previous = before and tonumber(before) or 0
+    adjustClan(K, clan, tonumber(best) - previous, before and 0 or 1, clock)
+  end
+  return best, true
+end
+
+-- Moves a player to another clan (or to none, when clan is ''), carrying their best score.
+local function moveToClan(K, player, clan, clock)
+  local old = redis.call('HGET', K.members, player)
+  if (old or '') == clan then
+    return false
+  end
+  local score = redis.call('ZSCORE', K.scores, player)
+  if old then
+    redis.call('HDEL', K.members, player)
+    if score then adjustClan(K, old, -tonumber(score), -1, clock) end
+  end
+  if clan ~= '' then
+    redis.call('HSET', K.members, player, clan)
+    if score then adjustClan(K, clan, tonumber(score), 1, clock) end
+  end
+  return true
+end

@@ -1,0 +1,25 @@
+--[[
+  Clears the persistence marks of values now in PostgreSQL. A mark whose value changed since the
+  claim stays, so the change arriving during the write is persisted by the next round.
+
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued
+  ARGV: 1 number of players n, then n player/score pairs, then clan/version pairs
+  Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
+]]
+local n = tonumber(ARGV[1])
+local last = 1 + 2 * n
+for i = 2, last, 2 do
+  if (redis.call('ZSCORE', KEYS[2], ARGV[i]) or '') == ARGV[i + 1] then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+for i = last + 1, #ARGV, 2 do
+  if (redis.call('HGET', KEYS[4], ARGV[i]) or '0') == ARGV[i + 1] then
+    redis.call('ZREM', KEYS[3], ARGV[i])
+  end
+end
+local left = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3])
+if left == 0 then
+  redis.call('DEL', KEYS[5])
+end
+return left

@@ -1,0 +1,28 @@
+--[[
+  Hands the persistence worker the oldest changes of one leaderboard, with their current values.
+  Marks stay until persistAck confirms them, so a worker that dies mid-write loses nothing.
+
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued
+  ARGV: 1 maximum number of players, 2 maximum number of clans, 3 queued-flag lifetime (ms)
+  Reply: { { player, best score or '', marked at (ms), ... }, { clan, total or '', version, marked at (ms), ... } }
+]]
+-- A live job keeps the flag alive; if its worker dies, the flag expires and the sweeper re-queues.
+redis.call('PEXPIRE', KEYS[6], ARGV[3])
+
+local players = {}
+local marked = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+for i = 1, #marked, 2 do
+  table.insert(players, marked[i])
+  table.insert(players, redis.call('ZSCORE', KEYS[2], marked[i]) or '')
+  table.insert(players, marked[i + 1])
+end
+
+local clans = {}
+marked = redis.call('ZRANGE', KEYS[3], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+for i = 1, #marked, 2 do
+  table.insert(clans, marked[i])
+  table.insert(clans, redis.call('ZSCORE', KEYS[4], marked[i]) or '')
+  table.insert(clans, redis.call('HGET', KEYS[5], marked[i]) or '0')
+  table.insert(clans, marked[i + 1])
+end
+return { players, clans }

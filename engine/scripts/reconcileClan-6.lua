@@ -1,0 +1,38 @@
+--[[
+  Recomputes one clan's total and scored-member count from its members' current best scores and
+  repairs any drift (floating-point sums included). Members are taken from the live membership hash.
+
+  KEYS: 1 scores, 2 members, 3 clans, 4 clanCounts, 5 dirtyClans, 6 clanVersions
+  ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
+  Reply: 1 when the stored total or count was wrong and has been repaired, else 0
+]]
+-- @include "clock"
+-- @include "clan-totals"
+
+local K = { scores = KEYS[1], members = KEYS[2], clans = KEYS[3], clanCounts = KEYS[4],
+            dirtyClans = KEYS[5], clanVersions = KEYS[6] }
+local clan = ARGV[1]
+local sum, count = 0, 0
+for i = 2, #ARGV do
+  if redis.call('HGET', K.members, ARGV[i]) == clan then
+    local score = redis.call('ZSCORE', K.scores, ARGV[i])
+    if score then
+      sum = sum + tonumber(score)
+      count = count + 1
+    end
+  end
+end
+
+local storedTotal = redis.call('ZSCORE', K.clans, clan)
+local storedCount = tonumber(redis.call('HGET', K.clanCounts, clan) or '0')
+if count == 0 then
+  if storedTotal == false and storedCount == 0 then return 0 end
+  redis.call('ZREM', K.clans, clan)
+  redis.call('HDEL', K.clanCounts, clan)
+else
+  if storedTotal and tonumber(storedTotal) == sum and storedCount == count then return 0 end
+  redis.call('ZADD', K.clans, exact(sum), clan)
+  redis.call('HSET', K.clanCounts, clan, count)
+end
+markClan(K, clan, serverClock())
+return 1

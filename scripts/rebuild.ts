@@ -1,0 +1,34 @@
+import { loadConfigOrExit } from '../engine/config.js';
+import { migrate } from '../engine/db.js';
+import { createEngine } from '../engine/engine.js';
+import { createLogger } from '../engine/logger.js';
+import { rebuildLeaderboards } from '../engine/rebuild.js';
+import { ensureServices } from './services.js';
+
+/**
+ * `npm run rebuild`: merges every persisted best score, clan membership and clan total back into
+ * Redis from PostgreSQL. Never lowers a score, so it is safe while the service runs.
+ */
+async function main(): Promise<void> {
+  const services = await ensureServices('leaderboard');
+  process.env.REDIS_URL = services.redisUrl;
+  process.env.DATABASE_URL = services.databaseUrl;
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel).child({ process: 'rebuild' });
+  await migrate(config.databaseUrl, logger);
+  const engine = await createEngine(config, logger);
+  try {
+    const rebuilt = await rebuildLeaderboards(
+      { redis: engine.redis, store: engine.leaderboardStore, service: engine.leaderboards, rankings: engine.rankings, logger },
+      true,
+    );
+    process.stdout.write(`Rebuilt ${rebuilt.length} leaderboard(s) from PostgreSQL.\n`);
+  } finally {
+    await engine.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

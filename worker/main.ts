@@ -1,0 +1,124 @@
+import { createServer } from 'node:http';
+import { Worker } from 'bullmq';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { loadConfigOrExit } from '../engine/config.js';
+import { ensureDatabase, migrate } from '../engine/db.js';
+import { createEngine } from '../engine/engine.js';
+import { queuePrefix } from '../engine/keys.js';
+import { createLogger } from '../engine/logger.js';
+import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
+import { ScoreWriter } from '../engine/persistence/score-writer.js';
+import { rebuildLeaderboards } from '../engine/rebuild.js';
+import { createRedis } from '../engine/redis.js';
+import { createPersistProcessor } from './persist-processor.js';
+import { requeueStranded } from './sweeper.js';
+
+const SWEEP_INTERVAL_MS = 2000;
+
+/** The persistence worker: its own process, scaled separately from the API. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel).child({ process: 'worker' });
+  await ensureDatabase(config.databaseUrl);
+  await migrate(config.databaseUrl, logger);
+  const engine = await createEngine(config, logger);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const connection = createRedis(config.redisUrl, { role: 'queue' });
+  const processor = createPersistProcessor({
+    redis: engine.redis,
+    keyPrefix: config.redisKeyPrefix,
+    leaderboards: engine.leaderboardStore,
+    rankings: engine.rankings,
+    writer: new ScoreWriter(engine.pool),
+    queue: engine.persistence,
+    registry,
+  });
+  const worker = new Worker(PERSIST_QUEUE, processor, {
+    connection,
+    prefix: queuePrefix(config.redisKeyPrefix),
+    concurrency: config.workerConcurrency,
+    // A job whose worker died is found within lockDuration + stalledInterval (< 10 s) and run again;
+    // it never fails for good because of that (BullMQ's defaults: 30 s and one retry).
+    lockDuration: 4000,
+    stalledInterval: 3000,
+    maxStalledCount: 1_000_000,
+    settings: { backoffStrategy: (attemptsMade: number) => Math.min(200 * 2 ** attemptsMade, 5000) },
+  });
+  worker.on('failed', (job, error) =>
+    logger.warn({ err: error, leaderboard: job?.data?.leaderboard, attempts: job?.attemptsMade }, 'persistence job failed; will retry'),
+  );
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error'));
+
+  new Gauge({
+    name: 'leaderboard_persistence_queue_jobs',
+    help: 'Persistence jobs by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await engine.persistence.queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: 'leaderboard_pending_persistence',
+    help: 'Score changes accepted but not yet written to PostgreSQL',
+    registers: [registry],
+    async collect() {
+      this.set(await engine.rankings.pendingPersistence(await engine.leaderboardStore.listAll()));
+    },
+  });
+  const metricsServer = createServer((_req, res) => {
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
+      () => res.writeHead(503).end(),
+    );
+  });
+  metricsServer.listen(config.workerMetricsPort, '127.0.0.1');
+
+  // Every few seconds: rebuild any leaderboard whose Redis state vanished (Redis lost its data), and
+  // re-queue persistence that lost its job.
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      await rebuildLeaderboards({
+        redis: engine.redis,
+        store: engine.leaderboardStore,
+        service: engine.leaderboards,
+        rankings: engine.rankings,
+        logger,
+      });
+      await requeueStranded(engine.redis, engine.leaderboardStore, engine.rankings, engine.persistence, logger);
+    } catch (error) {
+      logger.warn({ err: error }, 'sweep failed; retrying on the next round');
+    } finally {
+      sweeping = false;
+    }
+  };
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+  await sweep();
+  logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker stopping');
+    clearInterval(sweeper);
+    await worker.close();
+    metricsServer.close();
+    await connection.quit().catch(() => undefined);
+    await engine.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
