@@ -1,0 +1,37 @@
+import { migrate } from '../engine/db.js';
+import { ensureServices } from '../scripts/services.js';
+import { closeTestEngine, startTestContext } from './helpers/context.js';
+import { stopAllProcesses } from './helpers/processes.js';
+
+/**
+ * Runs once per mocha run: finds (or starts) Redis and PostgreSQL, points the suite at its own
+ * database and Redis key prefix (never the data of a running `npm start`), and migrates.
+ */
+export async function mochaGlobalSetup(): Promise<void> {
+  const services = await ensureServices('leaderboard_test', {
+    ...process.env,
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    REDIS_URL: process.env.TEST_REDIS_URL,
+  });
+  Object.assign(process.env, {
+    REDIS_URL: services.redisUrl,
+    DATABASE_URL: services.databaseUrl,
+    REDIS_KEY_PREFIX: process.env.TEST_REDIS_KEY_PREFIX ?? 'lbtest',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ADMIN_TOKEN: 'test-admin-token-0123456789',
+    TOKEN_SECRET: 'test-token-secret-0123456789',
+    BASE_URL: 'http://localhost:3999',
+    WORKER_METRICS_PORT: '0',
+    DEMO_GAME: '0',
+    RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: '0',
+    RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
+    RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
+  });
+  await migrate(services.databaseUrl);
+  await startTestContext();
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  await stopAllProcesses();
+  await closeTestEngine();
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { projectRoot } from '../../engine/paths.js';
+
+/** The real API and worker processes, started by tests that kill, restart or multiply them. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(projectRoot, 'dist', entry, 'main.js')], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    url: env.PORT ? `http://127.0.0.1:${env.PORT}` : '',
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export async function startWorker(env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  const worker = spawnEntryPoint('worker', env);
+  await until(() => worker.output().includes('"worker ready"') || worker.child.exitCode !== null, 'the worker to start');
+  if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.output()}`);
+  return worker;
+}
+
+export async function startApi(env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const apiProcess = spawnEntryPoint('api', { PORT: String(port), ...env });
+  await until(async () => {
+    if (apiProcess.child.exitCode !== null) return true;
+    return fetch(`${apiProcess.url}/healthz`).then((r) => r.ok, () => false);
+  }, 'the API to start');
+  if (apiProcess.child.exitCode !== null) throw new Error(`API exited: ${apiProcess.output()}`);
+  return apiProcess;
+}
+
+export async function stopAllProcesses(): Promise<void> {
+  await Promise.all(
+    [...running].map((child) => {
+      child.kill('SIGKILL');
+      return new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    }),
+  );
+}
+
+export { until };

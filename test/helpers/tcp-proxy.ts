@@ -1,0 +1,50 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of a real server, so a test can make PostgreSQL or Redis unreachable for a
+ * while (drop every connection, refuse new ones) and bring it back.
+ */
+export class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private blocked = false;
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((client) => {
+      if (this.blocked) return client.destroy();
+      const upstream = createConnection({ host: this.targetHost, port: this.targetPort });
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  /** Cuts every open connection and refuses new ones until unblock(). */
+  block(): void {
+    this.blocked = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  unblock(): void {
+    this.blocked = false;
+  }
+
+  async stop(): Promise<void> {
+    this.block();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
