@@ -14,6 +14,7 @@ import { operationRoutes } from './routes/operations/index.js';
 import { serverLeaderboardRoutes } from './routes/server/leaderboards.js';
 import { serverScoreRoutes } from './routes/server/scores.js';
 import { signupRoutes } from './routes/signup/index.js';
+import { webRoutes } from './routes/web/index.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */
 export function createApp(engine: Engine, metrics = new HttpMetrics()): Express {
@@ -28,6 +29,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
 
   app.use(operationRoutes(engine, metrics));
   app.use(documentationRoutes());
+  app.use(webRoutes(engine));
   app.use(signupRoutes(engine, auth));
   app.use(adminRoutes(engine, auth));
   app.use(clientScoreRoutes(engine, auth));

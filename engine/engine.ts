@@ -19,6 +19,10 @@ import { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { Rankings } from './ranking/rankings.js';
 import { ScoreService } from './ranking/score-service.js';
 import { PersistenceQueue } from './persistence/persistence-queue.js';
+import { ClanStore } from './clans/clan-store.js';
+import { ClanService } from './clans/clan-service.js';
+import { LeaderboardReader } from './ranking/leaderboard-reader.js';
+import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
 
 /** Everything the API needs, wired once per process. The composition root of the core. */
 export interface Engine {
@@ -30,13 +34,16 @@ export interface Engine {
   credentials: CredentialResolver;
   games: GameService;
   gameStore: GameStore;
-  thirdPartyKeys: ThirdPartyKeyStore;
+  thirdPartyKeys: ThirdPartyKeyService;
   players: PlayerService;
   aliases: AliasStore;
   leaderboards: LeaderboardService;
   leaderboardStore: LeaderboardStore;
   rankings: Rankings;
   scores: ScoreService;
+  reader: LeaderboardReader;
+  clans: ClanService;
+  clanStore: ClanStore;
   persistence: PersistenceQueue;
   secrets: { adminToken: { value: string; generated: boolean } };
   close(): Promise<void>;
@@ -62,6 +69,8 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const leaderboardStore = new LeaderboardStore(pool);
   const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
   const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix);
+  const clanStore = new ClanStore(pool);
+  const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, invalidator);
 
   return {
     config,
@@ -72,13 +81,16 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     credentials: new CredentialResolver(gameStore, thirdPartyKeys, tokens, adminToken.value, invalidator),
     games: new GameService(gameStore, invalidator),
     gameStore,
-    thirdPartyKeys,
+    thirdPartyKeys: new ThirdPartyKeyService(thirdPartyKeys, invalidator),
     players,
     aliases: new AliasStore(pool),
     leaderboards,
     leaderboardStore,
     rankings,
     scores: new ScoreService(leaderboards, players, rankings, persistence),
+    reader: new LeaderboardReader(leaderboards, players, clans, rankings),
+    clans,
+    clanStore,
     persistence,
     secrets: { adminToken },
     async close() {

@@ -5,6 +5,7 @@ export type Invalidation =
   | { kind: 'keys' }
   | { kind: 'player'; playerId: string }
   | { kind: 'leaderboards' }
+  | { kind: 'clans' }
   | { kind: 'all' };
 
 /**
@@ -43,6 +44,7 @@ export class Invalidator {
   keysChanged = () => this.announce({ kind: 'keys' });
   playerChanged = (playerId: string) => this.announce({ kind: 'player', playerId });
   leaderboardsChanged = () => this.announce({ kind: 'leaderboards' });
+  clansChanged = () => this.announce({ kind: 'clans' });
 
   private async announce(change: Invalidation): Promise<void> {
     this.dispatch(change);
@@ -60,6 +62,6 @@ function encode(change: Invalidation): string {
 
 function decode(message: string): Invalidation {
   if (message.startsWith('player:')) return { kind: 'player', playerId: message.slice('player:'.length) };
-  if (message === 'keys' || message === 'leaderboards') return { kind: message };
+  if (message === 'keys' || message === 'leaderboards' || message === 'clans') return { kind: message };
   return { kind: 'all' };
 }

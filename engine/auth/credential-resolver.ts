@@ -68,6 +68,13 @@ export class CredentialResolver {
     return claims.playerId;
   }
 
+  /** Who is looking, from a token alone (the web page): its game and player, signature checked. */
+  viewer(token: string | undefined): { gameId: string; playerId: string } {
+    if (!token?.trim()) throw new AuthenticationError('missing_token', 'The page needs the player token in ?token=.');
+    const claims = this.tokens.verify(token.replace(/^Bearer\s+/i, ''));
+    return { gameId: claims.gameId, playerId: claims.playerId };
+  }
+
   admin(authorization: string | undefined): void {
     const token = authorization?.replace(/^Bearer\s+/i, '').trim();
     if (!token) {

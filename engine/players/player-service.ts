@@ -67,6 +67,16 @@ export class PlayerService {
     return profiles;
   }
 
+  /** A player of any game (the avatar endpoint takes no credentials), or undefined. */
+  async find(playerId: string): Promise<PlayerProfile | undefined> {
+    if (!this.cache.has(playerId)) {
+      const [player] = await this.store.findMany([playerId]);
+      if (!player) return undefined;
+      this.cache.set(player.id, player);
+    }
+    return profile(this.cache.get(playerId)!);
+  }
+
   async rename(gameId: string, playerId: string, displayName: string): Promise<PlayerProfile> {
     await this.get(gameId, playerId);
     const player = await this.store.setDisplayName(playerId, displayName);

@@ -1,0 +1,43 @@
+import type { Redis } from 'ioredis';
+import type { Pool } from '../db.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import { clanMemberships } from '../players/player-store.js';
+import type { Rankings } from '../ranking/rankings.js';
+import type { ClanStore } from './clan-store.js';
+
+/**
+ * Repairs drift in one clan leaderboard's live state: first memberships (PostgreSQL decides who
+ * belongs where), then every clan total recomputed from its members' current best scores in Redis.
+ * Totals are never taken from PostgreSQL, which trails Redis. Returns the number of repairs.
+ */
+export async function reconcileClanLeaderboard(
+  board: Leaderboard,
+  deps: { redis: Redis; pool: Pool; clans: ClanStore; rankings: Rankings },
+): Promise<number> {
+  const { redis, pool, clans, rankings } = deps;
+  const k = rankings.keys(board);
+  const expected = new Map<string, string>();
+  for await (const page of clanMemberships(pool, board.gameId)) for (const [player, clan] of page) expected.set(player, clan);
+
+  const live = new Map<string, string>();
+  let cursor = '0';
+  do {
+    const [next, fields] = await redis.hscan(k.members, cursor, 'COUNT', '5000');
+    for (let i = 0; i < fields.length; i += 2) live.set(fields[i]!, fields[i + 1]!);
+    cursor = next;
+  } while (cursor !== '0');
+
+  const moves: [string, string | null][] = [];
+  for (const [player, clan] of expected) if (live.get(player) !== clan) moves.push([player, clan]);
+  for (const player of live.keys()) if (!expected.has(player)) moves.push([player, null]);
+  if (moves.length > 0) await rankings.setClans(board, moves);
+
+  let repairs = moves.length;
+  const known = await clans.listIds(board.gameId);
+  const ranked = await redis.zrange(k.clans, '0', '-1');
+  for (const clanId of new Set([...known, ...ranked])) {
+    const members = known.includes(clanId) ? await clans.memberIds(board.gameId, clanId) : [];
+    if (await rankings.reconcileClan(board, clanId, members)) repairs += 1;
+  }
+  return repairs;
+}

@@ -1,0 +1,149 @@
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { ClanService } from '../clans/clan-service.js';
+import type { Clan } from '../clans/clan-store.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { PlayerProfile, PlayerService } from '../players/player-service.js';
+import type { Rankings, View } from './rankings.js';
+
+export interface PlayerEntry {
+  player: PlayerProfile;
+  score: number;
+  rank: number;
+}
+
+export interface ClanEntry {
+  clan: Clan;
+  score: number;
+  rank: number;
+}
+
+export interface Page<Entry> {
+  leaderboard: Leaderboard;
+  view: View;
+  total: number;
+  entries: Entry[];
+}
+
+export interface ClanRecord {
+  leaderboard: Leaderboard;
+  clan: Clan;
+  score: number;
+  rank: number | null;
+  total: number;
+}
+
+export interface MemberEntry {
+  player: PlayerProfile;
+  score: number | null;
+  rank: number | null;
+  clanRank: number | null;
+}
+
+/**
+ * Reads rankings with their metadata: one script call for the ranks, one cached lookup (at most one
+ * PostgreSQL query) for names, whatever the offset or the size of the leaderboard.
+ */
+export class LeaderboardReader {
+  constructor(
+    private readonly leaderboards: LeaderboardService,
+    private readonly players: PlayerService,
+    private readonly clans: ClanService,
+    private readonly rankings: Rankings,
+  ) {}
+
+  async page(gameId: string, leaderboardId: string, view: View, offset: number, limit: number): Promise<Page<PlayerEntry | ClanEntry>> {
+    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    if (view === 'clans' && leaderboard.type !== 'clan') {
+      throw new ValidationError(`Leaderboard '${leaderboardId}' is not a clan leaderboard.`, undefined, 'not_a_clan_leaderboard');
+    }
+    const { total, entries } = await this.rankings.page(leaderboard, view, offset, limit);
+    const ids = entries.map((entry) => entry.id);
+    if (view === 'clans') {
+      const clans = await this.clans.getMany(gameId, ids);
+      const rows = entries.flatMap((e) => {
+        const clan = clans.get(e.id);
+        return clan ? [{ clan, score: Number(e.score), rank: e.rank }] : [];
+      });
+      return { leaderboard, view, total, entries: rows };
+    }
+    const profiles = await this.players.getMany(gameId, ids);
+    const rows = entries.flatMap((e) => {
+      const player = profiles.get(e.id);
+      return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
+    });
+    return { leaderboard, view, total, entries: rows };
+  }
+
+  async around(gameId: string, leaderboardId: string, playerId: string, range: number): Promise<Page<PlayerEntry>> {
+    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    const found = await this.rankings.around(leaderboard, playerId, range);
+    if (!found) {
+      throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
+    }
+    const profiles = await this.players.getMany(gameId, found.entries.map((e) => e.id));
+    const entries = found.entries.flatMap((e) => {
+      const player = profiles.get(e.id);
+      return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
+    });
+    return { leaderboard, view: 'players', total: found.total, entries };
+  }
+
+  async clanRecord(gameId: string, leaderboardId: string, clanId: string): Promise<ClanRecord> {
+    const leaderboard = await this.clanLeaderboard(gameId, leaderboardId);
+    const clan = await this.clans.get(gameId, clanId);
+    const { total, entries } = await this.rankings.scoresOf(leaderboard, 'clans', [clanId]);
+    const entry = entries[0];
+    return { leaderboard, clan, score: entry ? Number(entry.score) : 0, rank: entry?.rank ?? null, total };
+  }
+
+  /** Members best first with global rank and rank within the clan; members without a score last. */
+  async clanMembers(
+    gameId: string,
+    leaderboardId: string,
+    clanId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ leaderboard: Leaderboard; clan: Clan; total: number; entries: MemberEntry[] }> {
+    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    const clan = await this.clans.get(gameId, clanId);
+    const memberIds = await this.clans.memberIds(gameId, clanId);
+    const { entries: ranked } = await this.rankings.scoresOf(leaderboard, 'players', memberIds);
+    const better = leaderboard.sortOrder === 'asc' ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
+    const members = memberIds
+      .map((id, i) => ({ id, entry: ranked[i] }))
+      .sort((a, b) => {
+        if (!a.entry || !b.entry) return a.entry ? -1 : b.entry ? 1 : a.id < b.id ? -1 : 1;
+        return a.entry.rank - b.entry.rank || (a.id < b.id ? -1 : 1);
+      });
+    // Competition rank within the clan: 1 + members with a strictly better score.
+    const clanRanks: (number | null)[] = [];
+    members.forEach((member, i) => {
+      if (!member.entry) return clanRanks.push(null);
+      const previous = members[i - 1]?.entry;
+      const tied = previous && better(Number(previous.score), Number(member.entry.score)) === 0;
+      clanRanks.push(tied ? clanRanks[i - 1]! : i + 1);
+    });
+    const pageMembers = members.slice(offset, offset + limit);
+    const profiles = await this.players.getMany(gameId, pageMembers.map((m) => m.id));
+    const entries = pageMembers.flatMap((member, i) => {
+      const player = profiles.get(member.id);
+      if (!player) return [];
+      return [{
+        player,
+        score: member.entry ? Number(member.entry.score) : null,
+        rank: member.entry?.rank ?? null,
+        clanRank: clanRanks[offset + i] ?? null,
+      }];
+    });
+    return { leaderboard, clan, total: memberIds.length, entries };
+  }
+
+  private async clanLeaderboard(gameId: string, leaderboardId: string): Promise<Leaderboard> {
+    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    if (leaderboard.type !== 'clan') {
+      throw new ValidationError(`Leaderboard '${leaderboardId}' is not a clan leaderboard.`, undefined, 'not_a_clan_leaderboard');
+    }
+    return leaderboard;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The seeded data as pure functions of an index, so the seeder and the load drivers (separate
+ * processes) agree on player ids and board names without passing a million ids around.
+ */
+export const BENCH_DATABASE = 'leaderboard_bench';
+export const BENCH_PREFIX = 'lbbench';
+
+/** 12 characters, the length of the ids the service generates, so memory per entry is realistic. */
+export function playerId(index: number): string {
+  return `b${String(index).padStart(11, '0')}`;
+}
+
+/** Fifty members per clan: a typical clan size, and enough clans for the clan ranking to matter. */
+export const MEMBERS_PER_CLAN = 50;
+export const clanCount = (players: number) => Math.ceil(players / MEMBERS_PER_CLAN);
+export const clanOf = (index: number, players: number) => `c${index % clanCount(players)}`;
+
+export const BOARDS = {
+  main: 'main',
+  clans: 'clans',
+  small: 'small',
+  server: ['s1', 's2', 's3', 's4', 's5'],
+} as const;
+
+/** Seeded scores lie below this; the backlog reports above it so every one is an improvement. */
+export const SEEDED_SCORE_CEILING = 1_000_000;
+
+/** A small deterministic generator (mulberry32): the same seed gives the same scores every run. */
+export function randomInts(seed: number, count: number, below: number): number[] {
+  let state = seed >>> 0;
+  const values = new Array<number>(count);
+  for (let i = 0; i < count; i += 1) {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    values[i] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+  }
+  return values;
+}
+
+export const randomBelow = (n: number) => Math.floor(Math.random() * n);

@@ -1,0 +1,41 @@
+/** Command-line options of `npm run bench`; everything else is fixed so runs stay comparable. */
+export interface BenchOptions {
+  quick: boolean;
+  players: number;
+  /** Measured seconds per scenario, after the warm-up. */
+  duration: number;
+  warmup: number;
+  connections: number;
+  /** Distinct players in the backlog the worker must drain (capped at the board size). */
+  backlog: number;
+  /** Entries of the small board the rank read is compared against. */
+  smallBoard: number;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  let quick = false;
+  let players: number | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--quick') quick = true;
+    else if (arg === '--players' || arg.startsWith('--players=')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
+      players = Number(value);
+      if (!Number.isInteger(players) || players < 1000 || players > 50_000_000) {
+        throw new Error(`--players must be a whole number from 1000 to 50000000, not '${value}'.`);
+      }
+    } else {
+      throw new Error(`Unknown option '${arg}'. Use --quick and/or --players N.`);
+    }
+  }
+  const boardSize = players ?? (quick ? 50_000 : 1_000_000);
+  return {
+    quick,
+    players: boardSize,
+    duration: quick ? 3 : 10,
+    warmup: quick ? 1 : 3,
+    connections: 50,
+    backlog: Math.min(200_000, boardSize),
+    smallBoard: Math.min(10_000, boardSize),
+  };
+}

@@ -1,0 +1,121 @@
+import { TokenCodec } from '../../engine/tokens.js';
+import { BOARDS, playerId, randomBelow } from './fixtures.js';
+
+/** What a load driver needs to build requests: credentials and the shape of the seeded data. */
+export interface ScenarioContext {
+  gameId: string;
+  publishableKey: string;
+  secretKey: string;
+  apiKey: string | null;
+  tokenSecret: string;
+  /** Players with indexes below this exist and hold a score on `board`. */
+  players: number;
+}
+
+export type ScenarioKind =
+  | 'bare-get' | 'bare-post' | 'report' | 'server-batch' | 'record'
+  | 'third-party-page' | 'around-me' | 'page' | 'avatar';
+
+export interface Scenario {
+  label: string;
+  kind: ScenarioKind;
+  method: 'GET' | 'POST';
+  board: string;
+  /** Players are drawn from the first `players` indexes (the rank read compares boards on the same players). */
+  players?: number;
+}
+
+export interface BuiltRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The scenarios every API run drives, in order; report_score first so its worker figures are clean. */
+export const SERVICE_SCENARIOS: Scenario[] = [
+  { label: 'client report_score', kind: 'report', method: 'POST', board: BOARDS.main },
+  { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '' },
+  { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main },
+  { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
+  { label: 'around_me', kind: 'around-me', method: 'GET', board: BOARDS.main },
+  { label: 'web page', kind: 'page', method: 'GET', board: BOARDS.main },
+  { label: 'avatar', kind: 'avatar', method: 'GET', board: BOARDS.main },
+];
+
+export const BARE_SCENARIOS: Scenario[] = [
+  { label: 'bare JSON GET', kind: 'bare-get', method: 'GET', board: '' },
+  { label: 'bare JSON POST', kind: 'bare-post', method: 'POST', board: '' },
+];
+
+const TOKEN_POOL = 100_000;
+const json = { 'content-type': 'application/json' };
+
+/**
+ * Returns a function making one random request of the scenario. Tokens are minted up front for a
+ * random sample of players, so the load loop spends nothing on HMACs.
+ */
+export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => BuiltRequest {
+  const range = scenario.players ?? ctx.players;
+  const board = encodeURIComponent(scenario.board);
+  const player = () => playerId(randomBelow(range));
+  const score = () => randomBelow(2_000_000);
+  const tokens = needsTokens(scenario.kind) ? mintTokens(ctx, range) : [];
+  const token = () => tokens[randomBelow(tokens.length)]!;
+  const client = () => ({ 'publishable-key': ctx.publishableKey, 'anonymous-authorization': token() });
+
+  switch (scenario.kind) {
+    case 'bare-get':
+      return () => ({ method: 'GET', path: '/bare', headers: {} });
+    case 'bare-post':
+      return () => ({ method: 'POST', path: '/bare', headers: json, body: JSON.stringify({ score: score() }) });
+    case 'report':
+      return () => ({
+        method: 'POST',
+        path: `/api/v1/client/leaderboards/${board}/report_score`,
+        headers: { ...json, ...client() },
+        body: JSON.stringify({ score: score() }),
+      });
+    case 'server-batch':
+      return () => ({
+        method: 'POST',
+        path: '/api/v1/server/report_scores',
+        headers: { ...json, 'secret-key': ctx.secretKey },
+        body: JSON.stringify({ player_id: player(), scores: BOARDS.server.map(score), leaderboard_ids: BOARDS.server }),
+      });
+    case 'record':
+      return () => ({
+        method: 'GET',
+        path: `/api/v1/client/leaderboards/${board}/players/${player()}`,
+        headers: { 'secret-key': ctx.secretKey },
+      });
+    case 'third-party-page':
+      return () => ({
+        method: 'GET',
+        path: `/api/v1/third_party/leaderboards/${board}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}`,
+        headers: { 'api-key': ctx.apiKey ?? 'missing' },
+      });
+    case 'around-me':
+      return () => ({ method: 'GET', path: `/api/v1/client/leaderboards/${board}/around_me`, headers: client() });
+    case 'page':
+      return () => ({ method: 'GET', path: `/leaderboards/${board}?token=${encodeURIComponent(token())}`, headers: {} });
+    case 'avatar':
+      return () => ({ method: 'GET', path: `/api/v1/users/${player()}/avatar.png`, headers: {} });
+  }
+}
+
+function needsTokens(kind: ScenarioKind): boolean {
+  return kind === 'report' || kind === 'around-me' || kind === 'page';
+}
+
+function mintTokens(ctx: ScenarioContext, range: number): string[] {
+  const codec = new TokenCodec(ctx.tokenSecret);
+  const count = Math.min(range, TOKEN_POOL);
+  const tokens = new Array<string>(count);
+  for (let i = 0; i < count; i += 1) {
+    // A spread of players over the whole range (all of them when the range is small).
+    const index = count === range ? i : randomBelow(range);
+    tokens[i] = codec.issue(playerId(index), ctx.gameId);
+  }
+  return tokens;
+}
