@@ -7,12 +7,16 @@ import { errorHandler, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
 import { adminRoutes } from './routes/admin/index.js';
+import { clientLeaderboardRoutes } from './routes/client/leaderboards.js';
 import { clientPlayerRoutes } from './routes/client/players.js';
 import { clientScoreRoutes } from './routes/client/scores.js';
 import { documentationRoutes } from './routes/documentation/index.js';
 import { operationRoutes } from './routes/operations/index.js';
+import { serverClanRoutes } from './routes/server/clans.js';
 import { serverLeaderboardRoutes } from './routes/server/leaderboards.js';
 import { serverScoreRoutes } from './routes/server/scores.js';
+import { serverThirdPartyKeyRoutes } from './routes/server/third-party-keys.js';
+import { thirdPartyRoutes } from './routes/third-party/index.js';
 import { signupRoutes } from './routes/signup/index.js';
 import { webRoutes } from './routes/web/index.js';
 
@@ -34,8 +38,12 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use(adminRoutes(engine, auth));
   app.use(clientScoreRoutes(engine, auth));
   app.use(clientPlayerRoutes(engine, auth));
+  app.use(clientLeaderboardRoutes(engine, auth));
   app.use(serverScoreRoutes(engine, auth));
   app.use(serverLeaderboardRoutes(engine, auth));
+  app.use(serverClanRoutes(engine, auth));
+  app.use(serverThirdPartyKeyRoutes(engine, auth));
+  app.use(thirdPartyRoutes(engine, auth));
 
   app.use(notFound());
   app.use(errorHandler(engine.logger));

@@ -2,6 +2,8 @@ import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
 import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
+import type { Clan } from '../engine/clans/clan-store.js';
+import type { ClanEntry, ClanRecord, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
 
 /** The JSON shapes of the API (CONTRACT section 4), built from engine objects in one place. */
 export function avatarUrl(baseUrl: string, playerId: string): string {
@@ -59,5 +61,50 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord) {
     score: record.score,
     rank: record.rank,
     total: record.total,
+  };
+}
+
+export function entryView(baseUrl: string, entry: PlayerEntry | ClanEntry) {
+  if ('clan' in entry) return clanEntryView(entry.clan, entry.score, entry.rank);
+  return { ...playerEntryView(baseUrl, entry.player), score: entry.score, rank: entry.rank };
+}
+
+export function clanEntryView(clan: Clan, score: number, rank: number | null) {
+  return { clan_id: clan.id, name: clan.name, score, rank, member_count: clan.memberCount };
+}
+
+export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, limit: number, offset: number) {
+  return {
+    leaderboard_id: page.leaderboard.id,
+    name: page.leaderboard.name,
+    type: page.leaderboard.type,
+    sort_order: page.leaderboard.sortOrder,
+    view: page.view,
+    total: page.total,
+    limit,
+    offset,
+    entries: page.entries.map((entry) => entryView(baseUrl, entry)),
+  };
+}
+
+export function clanRecordView(record: ClanRecord) {
+  return {
+    leaderboard_id: record.leaderboard.id,
+    ...clanEntryView(record.clan, record.score, record.rank),
+    total: record.total,
+  };
+}
+
+export function playerView(player: PlayerProfile, aliases: Record<string, string>) {
+  return { player_id: player.id, display_name: player.displayName, clan_id: player.clanId, aliases };
+}
+
+export function clanView(clan: Clan) {
+  return {
+    clan_id: clan.id,
+    name: clan.name,
+    member_count: clan.memberCount,
+    created_at: clan.createdAt.toISOString(),
+    updated_at: clan.updatedAt.toISOString(),
   };
 }

@@ -17,6 +17,7 @@ export interface Config {
   webConcurrency: number;
   workerConcurrency: number;
   workerMetricsPort: number;
+  reconcileIntervalSeconds: number;
   rateLimits: {
     signupsPerIpPerMinute: number;
     reportsPerPlayerPerSecond: number;
@@ -45,6 +46,7 @@ const schema = Joi.object({
   WEB_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
   WORKER_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9465),
+  RECONCILE_INTERVAL_SECONDS: Joi.number().integer().min(1).default(60),
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webConcurrency: value.WEB_CONCURRENCY,
     workerConcurrency: value.WORKER_CONCURRENCY,
     workerMetricsPort: value.WORKER_METRICS_PORT,
+    reconcileIntervalSeconds: value.RECONCILE_INTERVAL_SECONDS,
     rateLimits: Object.freeze({
       signupsPerIpPerMinute: value.RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE,
       reportsPerPlayerPerSecond: value.RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND,

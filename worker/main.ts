@@ -12,6 +12,7 @@ import { rebuildLeaderboards } from '../engine/rebuild.js';
 import { createRedis } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
 import { requeueStranded } from './sweeper.js';
+import { reconcileAllClanLeaderboards } from '../engine/clans/reconcile.js';
 
 const SWEEP_INTERVAL_MS = 2000;
 
@@ -100,6 +101,19 @@ async function main(): Promise<void> {
   };
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
   await sweep();
+
+  // Clan totals are moved by deltas; a scheduled recount repairs any drift (floating-point included).
+  const reconciler = setInterval(() => {
+    engine.leaderboardStore.listAll().then((boards) => reconcileAllClanLeaderboards(boards, {
+      redis: engine.redis,
+      pool: engine.pool,
+      clans: engine.clanStore,
+      rankings: engine.rankings,
+    })).then(
+      (repairs) => repairs > 0 && logger.warn({ repairs }, 'clan totals reconciled'),
+      (error: unknown) => logger.warn({ err: error }, 'clan reconciliation failed; retrying on the next round'),
+    );
+  }, config.reconcileIntervalSeconds * 1000);
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
   let stopping = false;
@@ -108,6 +122,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'worker stopping');
     clearInterval(sweeper);
+    clearInterval(reconciler);
     await worker.close();
     metricsServer.close();
     await connection.quit().catch(() => undefined);

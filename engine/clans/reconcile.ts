@@ -41,3 +41,21 @@ export async function reconcileClanLeaderboard(
   }
   return repairs;
 }
+
+/** Reconciles every clan leaderboard, each under a lock in its own slot so workers do not double up. */
+export async function reconcileAllClanLeaderboards(
+  boards: Leaderboard[],
+  deps: { redis: Redis; pool: Pool; clans: ClanStore; rankings: Rankings },
+): Promise<number> {
+  let repairs = 0;
+  for (const board of boards.filter((b) => b.type === 'clan')) {
+    const lock = `${deps.rankings.keys(board).ready}:reconcile-lock`;
+    if ((await deps.redis.set(lock, String(process.pid), 'PX', 120_000, 'NX')) !== 'OK') continue;
+    try {
+      repairs += await reconcileClanLeaderboard(board, deps);
+    } finally {
+      await deps.redis.del(lock);
+    }
+  }
+  return repairs;
+}

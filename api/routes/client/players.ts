@@ -4,6 +4,7 @@ import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
 import { displayName } from '../schemas.js';
+import { playerView } from '../../views.js';
 
 const renameBody = Joi.object({ display_name: displayName.required() });
 
@@ -12,12 +13,7 @@ export function clientPlayerRoutes(engine: Engine, auth: Authenticators): Router
   const router = Router();
   router.patch('/api/v1/client/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
     const player = await engine.players.rename(res.locals.game.id, res.locals.playerId!, res.locals.body.display_name);
-    res.json({
-      player_id: player.id,
-      display_name: player.displayName,
-      clan_id: player.clanId,
-      aliases: await engine.aliases.of(player.id),
-    });
+    res.json(playerView(player, await engine.aliases.of(player.id)));
   });
   return router;
 }

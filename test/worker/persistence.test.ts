@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { projectRoot } from '../../engine/paths.js';
+import { api, testEngine } from '../helpers/context.js';
+import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import { inParallel, liveClanTotals, liveScores, persistedClanTotals, persistedScores, waitForPersistence } from '../helpers/persistence.js';
+import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
+
+const burst = (game: TestGame, players: TestPlayer[], leaderboard: string, reports: number) =>
+  inParallel(
+    Array.from({ length: reports }, (_, i) => () => reportScore(game, players[i % players.length]!, leaderboard, Math.floor(Math.random() * 100_000))),
+    50,
+  );
+
+describe('persistence to PostgreSQL', function () {
+  this.timeout(90_000);
+  let worker: ServiceProcess;
+  let game: TestGame;
+  let players: TestPlayer[];
+
+  before(async () => {
+    worker = await startWorker();
+    game = await createGame();
+    players = await signupMany(game, 60);
+  });
+  after(async () => {
+    await worker.stop();
+  });
+
+  it('when a burst of reports ends, then PostgreSQL converges to the live sets', async () => {
+    const leaderboard = await createLeaderboard(game);
+    await burst(game, players, leaderboard, 1200);
+    const board = await internalBoard(game, leaderboard);
+    await waitForPersistence(board);
+    expect(await persistedScores(board)).to.deep.equal(await liveScores(board));
+    const ready = await api().get('/readyz').expect(200);
+    expect(ready.body.pending_persistence).to.be.a('number');
+  });
+
+  it('when the worker is SIGKILLed in the middle of a burst and restarted, then PostgreSQL still converges', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const doomed = await startWorker();
+    await worker.stop();
+    const reporting = burst(game, players, leaderboard, 1500);
+    await until(async () => (await persistedScores(board)).size > 0, 'the first rows to be persisted');
+    await doomed.stop('SIGKILL');
+    await reporting;
+    worker = await startWorker();
+    await waitForPersistence(board);
+    expect(await persistedScores(board)).to.deep.equal(await liveScores(board));
+  });
+
+  it('when an improvement arrives while a job for the same player is writing, then it still reaches PostgreSQL', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const player = players[0]!;
+    await reportScore(game, player, leaderboard, 10).expect(200);
+    await waitForPersistence(board);
+
+    // Hold the player's score row so the next job stalls mid-write, with its claim already taken.
+    const blocker = await testEngine().pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM scores WHERE leaderboard_id = $1 AND player_id = $2 FOR UPDATE', [board.internalId, player.playerId]);
+      await reportScore(game, player, leaderboard, 20).expect(200);
+      await until(async () => {
+        const { rows } = await testEngine().pool.query(
+          "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO scores%'",
+        );
+        return rows.length > 0;
+      }, 'the persistence job to block on the row');
+      await reportScore(game, player, leaderboard, 30).expect(200);
+      await blocker.query('COMMIT');
+    } finally {
+      blocker.release();
+    }
+    await waitForPersistence(board);
+    expect((await persistedScores(board)).get(player.playerId)).to.equal(30);
+  });
+
+  it('when clan totals change, then PostgreSQL holds the live totals', async () => {
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const board = await internalBoard(game, leaderboard);
+    const clans = ['red', 'blue'].map((c) => `${c}-${leaderboard}`);
+    for (const clan of clans) await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    for (const [i, player] of players.slice(0, 20).entries()) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clans[i % 2] }).expect(200);
+    }
+    await burst(game, players.slice(0, 30), leaderboard, 300);
+    await waitForPersistence(board);
+    expect(await persistedClanTotals(board)).to.deep.equal(await liveClanTotals(board));
+    expect(await persistedScores(board)).to.deep.equal(await liveScores(board));
+  });
+
+  it('when the live sets are lost after persistence caught up, then npm run rebuild restores every score, rank and clan total', async () => {
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const board = await internalBoard(game, leaderboard);
+    const clan = `rebuild-${leaderboard}`;
+    await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({ name: 'Rebuilders' }).expect(201);
+    for (const player of players.slice(0, 10)) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
+    }
+    await burst(game, players, leaderboard, 400);
+    await waitForPersistence(board);
+    const scoresBefore = await liveScores(board);
+    const totalsBefore = await liveClanTotals(board);
+    const ranksBefore = await ranks(game, leaderboard, players);
+
+    const engine = testEngine();
+    await worker.stop(); // so the sweeper does not rebuild first: the command must do it
+    const keys = engine.rankings.keys(board);
+    await engine.redis.del(keys.scores, keys.members, keys.clans, keys.clanCounts, keys.ready);
+    expect(await liveScores(board)).to.have.property('size', 0);
+
+    const exitCode = await new Promise((resolve) =>
+      spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'rebuild.js')], { stdio: 'ignore', env: process.env }).once('exit', resolve),
+    );
+    expect(exitCode).to.equal(0);
+    worker = await startWorker();
+    expect(await liveScores(board)).to.deep.equal(scoresBefore);
+    expect(await liveClanTotals(board)).to.deep.equal(totalsBefore);
+    expect(await ranks(game, leaderboard, players)).to.deep.equal(ranksBefore);
+  });
+});
+
+async function ranks(game: TestGame, leaderboard: string, players: TestPlayer[]) {
+  const result: Record<string, number> = {};
+  for (const player of players) {
+    const res = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`).set('Secret-Key', game.secretKey);
+    result[player.playerId] = res.status === 200 ? res.body.rank : 0;
+  }
+  return result;
+}
