@@ -5,6 +5,7 @@ import { HttpMetrics } from './metrics.js';
 import { authenticators } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
+import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { clientLeaderboardRoutes } from './routes/client/leaderboards.js';
@@ -26,6 +27,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.disable('x-powered-by');
   app.set('trust proxy', engine.config.trustProxy);
   const auth = authenticators(engine.credentials);
+  const limits = rateLimits(engine.redis, engine.config);
 
   app.use(requestContext(engine.logger, metrics));
   app.use(helmet());
@@ -34,16 +36,16 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use(operationRoutes(engine, metrics));
   app.use(documentationRoutes());
   app.use(webRoutes(engine));
-  app.use(signupRoutes(engine, auth));
+  app.use(signupRoutes(engine, auth, limits));
   app.use(adminRoutes(engine, auth));
-  app.use(clientScoreRoutes(engine, auth));
+  app.use(clientScoreRoutes(engine, auth, limits));
   app.use(clientPlayerRoutes(engine, auth));
   app.use(clientLeaderboardRoutes(engine, auth));
   app.use(serverScoreRoutes(engine, auth));
   app.use(serverLeaderboardRoutes(engine, auth));
   app.use(serverClanRoutes(engine, auth));
   app.use(serverThirdPartyKeyRoutes(engine, auth));
-  app.use(thirdPartyRoutes(engine, auth));
+  app.use(thirdPartyRoutes(engine, auth, limits));
 
   app.use(notFound());
   app.use(errorHandler(engine.logger));

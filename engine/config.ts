@@ -9,6 +9,10 @@ export interface Config {
   baseUrl: string;
   appUrl: string;
   redisUrl: string;
+  /** Seed nodes of a Redis Cluster; when set, REDIS_URL is not used. */
+  redisClusterNodes: { host: string; port: number }[] | undefined;
+  /** Persistence queues, each under its own hash tag, so a cluster spreads them over its nodes. */
+  persistQueueShards: number;
   databaseUrl: string;
   redisKeyPrefix: string;
   adminToken: string | undefined;
@@ -34,6 +38,10 @@ const schema = Joi.object({
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   APP_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
+  REDIS_CLUSTER_NODES: Joi.string().pattern(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/).messages({
+    'string.pattern.base': 'must be host:port[,host:port...]',
+  }),
+  PERSIST_QUEUE_SHARDS: Joi.number().integer().min(1).max(64).default(4),
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
     .default('postgres://postgres@127.0.0.1:5432/leaderboard'),
@@ -74,6 +82,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     baseUrl,
     appUrl: stripSlash(value.APP_URL ?? baseUrl),
     redisUrl: value.REDIS_URL,
+    redisClusterNodes: value.REDIS_CLUSTER_NODES?.split(',').map((node: string) => {
+      const [host, port] = node.split(':');
+      return { host: host!, port: Number(port) };
+    }),
+    persistQueueShards: value.PERSIST_QUEUE_SHARDS,
     databaseUrl: value.DATABASE_URL,
     redisKeyPrefix: value.REDIS_KEY_PREFIX,
     adminToken: value.ADMIN_TOKEN,

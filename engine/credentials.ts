@@ -13,7 +13,7 @@ export function newPlayerId(): string {
 export const newGameId = () => `g_${randomId(9)}`;
 export const newPublishableKey = () => `pk_${randomId(24)}`;
 export const newSecretKey = () => `sk_${randomId(32)}`;
-export const newThirdPartyKeyId = () => `tpk_id_${randomId(9)}`;
+export const newThirdPartyKeyId = () => `key_${randomId(9)}`;
 export const newThirdPartyKey = () => `tpk_${randomId(32)}`;
 
 export function hashKey(key: string): Buffer {

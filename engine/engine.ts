@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createPool, type Pool } from './db.js';
-import { createRedis, waitForRedis } from './redis.js';
+import { createRedis, redisTarget, waitForRedis, type RedisClient } from './redis.js';
 import { invalidationChannel } from './keys.js';
 import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
@@ -29,7 +28,7 @@ export interface Engine {
   config: Readonly<Config>;
   logger: Logger;
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   invalidator: Invalidator;
   credentials: CredentialResolver;
   games: GameService;
@@ -51,9 +50,10 @@ export interface Engine {
 
 export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
   const pool = createPool(config.databaseUrl);
-  const redis = createRedis(config.redisUrl, { role: 'request' });
-  const queueConnection = createRedis(config.redisUrl, { role: 'producer' });
-  const subscriber = createRedis(config.redisUrl, { role: 'subscriber' });
+  const target = redisTarget(config);
+  const redis = createRedis(target, { role: 'request' });
+  const queueConnection = createRedis(target, { role: 'producer' });
+  const subscriber = createRedis(target, { role: 'subscriber' });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
 
   const adminToken = await resolveSecret(pool, 'admin_token', config.adminToken);
@@ -68,7 +68,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const rankings = new Rankings(redis, config.redisKeyPrefix);
   const leaderboardStore = new LeaderboardStore(pool);
   const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
-  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix);
+  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
   const clanStore = new ClanStore(pool);
   const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, invalidator);
 

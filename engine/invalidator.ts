@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Logger } from './logger.js';
 
 export type Invalidation =
@@ -17,7 +17,7 @@ export class Invalidator {
   private readonly listeners = new Set<(change: Invalidation) => void>();
 
   constructor(
-    private readonly publisher: Redis,
+    private readonly publisher: RedisClient,
     private readonly channel: string,
     private readonly logger: Logger,
   ) {}
@@ -27,7 +27,7 @@ export class Invalidator {
   }
 
   /** Subscribes with its own connection (a subscribed connection can run no other command). */
-  async listen(subscriber: Redis): Promise<void> {
+  async listen(subscriber: RedisClient): Promise<void> {
     let connectedBefore = false;
     subscriber.on('ready', () => {
       if (connectedBefore) {
@@ -36,6 +36,8 @@ export class Invalidator {
       }
       connectedBefore = true;
     });
+    // On a cluster, losing the node that held the subscription (a failover) may lose messages too.
+    subscriber.on('-node', () => this.dispatch({ kind: 'all' }));
     subscriber.on('message', (_channel: string, message: string) => this.dispatch(decode(message)));
     await subscriber.subscribe(this.channel);
     connectedBefore = true;

@@ -43,9 +43,12 @@ export function invalidationChannel(prefix: string): string {
   return `${prefix}:invalidate`;
 }
 
-/** BullMQ prefix; the hash tag keeps each queue's keys in one Cluster slot, as BullMQ requires. */
-export function queuePrefix(prefix: string): string {
-  return `${prefix}:{q}`;
+/**
+ * BullMQ prefix of one persistence queue shard; its hash tag keeps the queue's keys in one Cluster
+ * slot, as BullMQ requires, and differs per shard so the shards land on different nodes.
+ */
+export function queuePrefix(prefix: string, shard: number): string {
+  return `${prefix}:{q${shard}}`;
 }
 
 export function rateLimitPrefix(prefix: string): string {

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import type { Leaderboard, LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import type { Rankings } from './ranking/rankings.js';
 import type { Logger } from './logger.js';
 
 interface Deps {
-  redis: Redis;
+  redis: RedisClient;
   store: LeaderboardStore;
   service: LeaderboardService;
   rankings: Rankings;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Redis, type RedisOptions, type Result } from 'ioredis';
+import { Cluster, Redis, type RedisOptions, type Result } from 'ioredis';
 import { luaDir } from './paths.js';
 
 type ScriptArg = string | number;
@@ -20,26 +20,42 @@ declare module 'ioredis' {
   }
 }
 
-export type RedisClient = Redis;
+/** A single Redis or a Redis Cluster: the engine runs unchanged on either. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: a URL, or the seed nodes of a cluster. */
+export type RedisTarget = string | { cluster: { host: string; port: number }[] };
 
 export interface RedisRole {
   /**
    * 'request': fail fast while Redis is unreachable, so an API request answers 503 instead of
-   * hanging. 'queue': BullMQ's requirement, retry forever.
+   * hanging; 'producer': the same, for queue adds; 'queue' and 'subscriber': retry forever (BullMQ's
+   * requirement for workers; a subscription must come back by itself).
    */
   role: 'request' | 'producer' | 'queue' | 'subscriber';
 }
 
-export function createRedis(url: string, { role }: RedisRole): Redis {
+export function createRedis(target: RedisTarget, { role }: RedisRole): RedisClient {
+  const failFast = role === 'request' || role === 'producer';
   const options: RedisOptions = {
-    lazyConnect: false,
-    enableAutoPipelining: role === 'request',
-    maxRetriesPerRequest: role === 'queue' || role === 'subscriber' ? null : 1,
-    enableOfflineQueue: role !== 'request' && role !== 'producer',
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    maxRetriesPerRequest: failFast ? 1 : null,
     connectionName: `leaderboard:${role}`,
   };
-  const client = new Redis(url, options);
+  const client =
+    typeof target === 'string'
+      ? new Redis(target, {
+          ...options,
+          enableAutoPipelining: role === 'request',
+          enableOfflineQueue: !failFast,
+          retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+        })
+      : new Cluster(target.cluster, {
+          enableAutoPipelining: role === 'request',
+          enableOfflineQueue: !failFast,
+          clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+          slotsRefreshTimeout: 2000,
+          redisOptions: options,
+        });
   // Connection errors surface through commands (503) and readiness; an unhandled 'error' event
   // would otherwise crash the process during an outage.
   client.on('error', () => undefined);
@@ -47,8 +63,13 @@ export function createRedis(url: string, { role }: RedisRole): Redis {
   return client;
 }
 
+/** The Redis of a configuration: REDIS_CLUSTER_NODES when set, else REDIS_URL. */
+export function redisTarget(config: { redisUrl: string; redisClusterNodes: { host: string; port: number }[] | undefined }): RedisTarget {
+  return config.redisClusterNodes ? { cluster: config.redisClusterNodes } : config.redisUrl;
+}
+
 /** Resolves once the client is connected (or rejects after the timeout). */
-export async function waitForRedis(client: Redis, timeoutMs = 10_000): Promise<void> {
+export async function waitForRedis(client: RedisClient, timeoutMs = 10_000): Promise<void> {
   if (client.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -88,7 +109,7 @@ function withIncludes(file: string): string {
   );
 }
 
-function defineScripts(client: Redis): void {
+function defineScripts(client: RedisClient): void {
   for (const { name, numberOfKeys, lua } of loadScriptSources()) {
     client.defineCommand(name, { numberOfKeys, lua });
   }

@@ -9,7 +9,7 @@ import { createLogger } from '../engine/logger.js';
 import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
 import { ScoreWriter } from '../engine/persistence/score-writer.js';
 import { rebuildLeaderboards } from '../engine/rebuild.js';
-import { createRedis } from '../engine/redis.js';
+import { createRedis, redisTarget } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
 import { requeueStranded } from './sweeper.js';
 import { reconcileAllClanLeaderboards } from '../engine/clans/reconcile.js';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const connection = createRedis(config.redisUrl, { role: 'queue' });
+  const connection = createRedis(redisTarget(config), { role: 'queue' });
   const processor = createPersistProcessor({
     redis: engine.redis,
     keyPrefix: config.redisKeyPrefix,
@@ -36,21 +36,29 @@ async function main(): Promise<void> {
     queue: engine.persistence,
     registry,
   });
-  const worker = new Worker(PERSIST_QUEUE, processor, {
-    connection,
-    prefix: queuePrefix(config.redisKeyPrefix),
-    concurrency: config.workerConcurrency,
-    // A job whose worker died is found within lockDuration + stalledInterval (< 10 s) and run again;
-    // it never fails for good because of that (BullMQ's defaults: 30 s and one retry).
-    lockDuration: 4000,
-    stalledInterval: 3000,
-    maxStalledCount: 1_000_000,
-    settings: { backoffStrategy: (attemptsMade: number) => Math.min(200 * 2 ** attemptsMade, 5000) },
-  });
-  worker.on('failed', (job, error) =>
-    logger.warn({ err: error, leaderboard: job?.data?.leaderboard, attempts: job?.attemptsMade }, 'persistence job failed; will retry'),
+  // One worker per queue shard, sharing this process's concurrency.
+  const perShard = Math.max(1, Math.ceil(config.workerConcurrency / config.persistQueueShards));
+  const workers = Array.from(
+    { length: config.persistQueueShards },
+    (_, shard) =>
+      new Worker(PERSIST_QUEUE, processor, {
+        connection,
+        prefix: queuePrefix(config.redisKeyPrefix, shard),
+        concurrency: perShard,
+        // A job whose worker died is found within lockDuration + stalledInterval (< 10 s) and run
+        // again; it never fails for good because of that (BullMQ's defaults: 30 s and one retry).
+        lockDuration: 4000,
+        stalledInterval: 3000,
+        maxStalledCount: 1_000_000,
+        settings: { backoffStrategy: (attemptsMade: number) => Math.min(200 * 2 ** attemptsMade, 5000) },
+      }),
   );
-  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error'));
+  for (const worker of workers) {
+    worker.on('failed', (job, error) =>
+      logger.warn({ err: error, leaderboard: job?.data?.leaderboard, attempts: job?.attemptsMade }, 'persistence job failed; will retry'),
+    );
+    worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error'));
+  }
 
   new Gauge({
     name: 'leaderboard_persistence_queue_jobs',
@@ -58,8 +66,7 @@ async function main(): Promise<void> {
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      const counts = await engine.persistence.queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+      for (const [state, n] of Object.entries(await engine.persistence.counts())) this.set({ state }, n);
     },
   });
   new Gauge({
@@ -123,7 +130,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker stopping');
     clearInterval(sweeper);
     clearInterval(reconciler);
-    await worker.close();
+    await Promise.all(workers.map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);
     await engine.close();

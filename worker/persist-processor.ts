@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../engine/redis.js';
 import { Histogram, type Registry } from 'prom-client';
 import { leaderboardKeys } from '../engine/keys.js';
 import type { LeaderboardStore } from '../engine/leaderboards/leaderboard-store.js';
@@ -13,7 +13,7 @@ const CLANS_PER_ROUND = 1000;
 const ROUND_BUDGET_MS = 1000;
 
 interface Deps {
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   leaderboards: LeaderboardStore;
   rankings: Rankings;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../engine/redis.js';
 import type { LeaderboardStore } from '../engine/leaderboards/leaderboard-store.js';
 import type { PersistenceQueue } from '../engine/persistence/persistence-queue.js';
 import { QUEUED_FLAG_TTL_MS, type Rankings } from '../engine/ranking/rankings.js';
@@ -10,7 +10,7 @@ import type { Logger } from '../engine/logger.js';
  * flag expired with its worker). Cheap: a few pipelined reads per leaderboard.
  */
 export async function requeueStranded(
-  redis: Redis,
+  redis: RedisClient,
   store: LeaderboardStore,
   rankings: Rankings,
   queue: PersistenceQueue,

@@ -13,6 +13,8 @@ declare global {
       playerId?: string;
       /** Set when the caller used the game's secret key. */
       serverCaller?: boolean;
+      /** Set when the caller used a third-party key: that key's id. */
+      apiKeyId?: string;
     }
   }
 }
@@ -58,7 +60,9 @@ export function authenticators(credentials: CredentialResolver) {
   };
 
   const thirdParty: RequestHandler = async (req, res, next) => {
-    res.locals.game = (await credentials.thirdParty(header(req, 'api-key'))).game;
+    const { game, keyId } = await credentials.thirdParty(header(req, 'api-key'));
+    res.locals.game = game;
+    res.locals.apiKeyId = keyId;
     next();
   };
 

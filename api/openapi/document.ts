@@ -94,6 +94,22 @@ function operation(op: Operation) {
   };
 }
 
+/**
+ * The web page's operations: no rate limit applies to them (so no 429), and the page itself answers
+ * its errors as HTML pages a player can read.
+ */
+function webOperation(op: Operation, errorContent = 'application/json') {
+  const built = operation(op);
+  const responses = built.responses as Record<string, { description: string; content?: object }>;
+  delete responses[429];
+  if (errorContent !== 'application/json') {
+    for (const status of [...op.errors, 500, 503]) {
+      responses[status] = { description: `${ERROR_TEXT[status]} (an HTML page)`, content: { [errorContent]: { schema: { type: 'string' } } } };
+    }
+  }
+  return built;
+}
+
 const CLIENT: Credential[] = ['PublishableKey', 'AnonymousToken'];
 
 export const openApiDocument = {
@@ -190,30 +206,62 @@ export const openApiDocument = {
       }),
     },
     '/leaderboards/{leaderboard_id}': {
-      get: operation({
+      get: webOperation(
+        {
+          tag: 'Web page',
+          summary: 'The leaderboard page for a webview (served from APP_URL)',
+          description:
+            'HTML, under its own strict Content-Security-Policy. The top 50 entries with more on demand (from the entries endpoint below), the viewer\'s row highlighted and pinned at the bottom while out of view, and a players/clans switch on clan leaderboards. Unless hideCloseButton=true (or 1), a "Close" button navigates to this URL with sdk_action=close_window added: the host app closes the webview on that navigation. A missing or bad token gives an HTML 401 page, an unknown leaderboard an HTML 404 page.',
+          path: [leaderboardParam],
+          query: [
+            { name: 'token', schema: str(), description: 'The anonymous player token', required: true },
+            { name: 'hideCloseButton', schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'true hides the close button' },
+            { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'clans: the clan totals (clan leaderboards only; default players)' },
+          ],
+          ok: { status: 200, content: 'text/html', description: 'The page' },
+          errors: [401, 404],
+        },
+        'text/html',
+      ),
+    },
+    '/leaderboards/{leaderboard_id}/entries': {
+      get: webOperation({
         tag: 'Web page',
-        summary: 'The leaderboard page for a webview (served from APP_URL)',
+        summary: "The page's further entries, as JSON",
         description:
-          'HTML. Unless hideCloseButton=true, a "Close" button navigates to this URL with sdk_action=close_window added: the host app closes the webview on that navigation. A missing or bad token gives an HTML 401 page, an unknown leaderboard an HTML 404 page.',
+          'What the page loads for "more": authenticated by the page\'s own token, entries best first with is_viewer marking the viewer (or their clan). view=clans on an individual leaderboard is 400 not_a_clan_leaderboard.',
         path: [leaderboardParam],
         query: [
           { name: 'token', schema: str(), description: 'The anonymous player token', required: true },
-          { name: 'hideCloseButton', schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'true hides the close button' },
+          ...paging,
+          { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'players (default) or clans' },
         ],
-        ok: { status: 200, content: 'text/html', description: 'The page' },
-        errors: [401, 404],
+        ok: { status: 200, schema: 'WebEntries' },
+        errors: [400, 401, 404],
       }),
     },
     '/api/v1/users/{player_id}/avatar.png': {
-      get: operation({
+      get: webOperation({
         tag: 'Web page',
         summary: "The player's avatar: a deterministic identicon PNG",
-        description: 'No credentials. ETag and Cache-Control are set; a matching If-None-Match gives 304.',
+        description:
+          'No credentials; the same image for the same player every time. A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.',
         path: [playerParam],
         query: [{ name: 'size', schema: str('^[0-9]+$'), description: 'Pixels, 16-512 (default 128)' }],
         ok: { status: 200, content: 'image/png', description: 'The PNG' },
         alsoOk: [304],
         errors: [400, 404],
+      }),
+    },
+    '/web-assets/{file}': {
+      get: webOperation({
+        tag: 'Web page',
+        summary: "The page's stylesheet (page.css), script (page.js) and icon (favicon.svg)",
+        description: 'Cached for a year: the page links them with a hash of their content. A matching If-None-Match gives 304.',
+        path: [{ name: 'file', schema: { enum: ['page.css', 'page.js', 'favicon.svg'] }, description: 'The file' }],
+        ok: { status: 200, content: 'text/css', description: 'The file (text/css, text/javascript or image/svg+xml)' },
+        alsoOk: [304],
+        errors: [404],
       }),
     },
     '/api/v1/server/report_scores': {
@@ -358,7 +406,7 @@ export const openApiDocument = {
           { name: 'alias_type', schema: str('^[a-z0-9_]{1,32}$'), description: 'e.g. steam, discord; absent: alias_id is the player id' },
           clanFlag,
         ],
-        ok: { status: 200, schema: 'PlayerRecord', description: 'The player record (a ClanRecord with clan=true)' },
+        ok: { status: 200, schema: 'PlayerOrClanRecord', description: 'The player record (a ClanRecord with clan=true)' },
         errors: [400, 404],
       }),
     },

@@ -57,6 +57,7 @@ export const schemas = {
     rank: { ...nullable(int), description: 'null while no member has a score' },
     total: int,
   }),
+  PlayerOrClanRecord: { anyOf: [ref('PlayerRecord'), ref('ClanRecord')] },
   PlayerEntry: object({ ...playerFields, score: num, rank: int }),
   ClanEntry: object({ ...clanFields, score: num, rank: int }),
   LeaderboardPage: object({
@@ -69,6 +70,22 @@ export const schemas = {
     limit: int,
     offset: int,
     entries: { type: 'array', items: { anyOf: [ref('PlayerEntry'), ref('ClanEntry')] } },
+  }),
+  WebEntries: object({
+    leaderboard_id: str,
+    view: { enum: ['players', 'clans'] },
+    total: int,
+    limit: int,
+    offset: int,
+    entries: {
+      type: 'array',
+      items: {
+        anyOf: [
+          object({ ...playerFields, score: num, rank: int, is_viewer: bool }),
+          object({ ...clanFields, score: num, rank: int, is_viewer: bool }),
+        ],
+      },
+    },
   }),
   AroundMe: object({ leaderboard_id: str, total: int, entries: { type: 'array', items: ref('PlayerEntry') } }),
   ClanMembers: object({

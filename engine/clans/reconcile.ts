@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import type { Pool } from '../db.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import { clanMemberships } from '../players/player-store.js';
@@ -12,7 +12,7 @@ import type { ClanStore } from './clan-store.js';
  */
 export async function reconcileClanLeaderboard(
   board: Leaderboard,
-  deps: { redis: Redis; pool: Pool; clans: ClanStore; rankings: Rankings },
+  deps: { redis: RedisClient; pool: Pool; clans: ClanStore; rankings: Rankings },
 ): Promise<number> {
   const { redis, pool, clans, rankings } = deps;
   const k = rankings.keys(board);
@@ -45,7 +45,7 @@ export async function reconcileClanLeaderboard(
 /** Reconciles every clan leaderboard, each under a lock in its own slot so workers do not double up. */
 export async function reconcileAllClanLeaderboards(
   boards: Leaderboard[],
-  deps: { redis: Redis; pool: Pool; clans: ClanStore; rankings: Rankings },
+  deps: { redis: RedisClient; pool: Pool; clans: ClanStore; rankings: Rankings },
 ): Promise<number> {
   let repairs = 0;
   for (const board of boards.filter((b) => b.type === 'clan')) {

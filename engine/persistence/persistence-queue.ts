@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { queuePrefix } from '../keys.js';
 
 export const PERSIST_QUEUE = 'persist';
@@ -21,24 +21,48 @@ export const PERSIST_JOB_OPTIONS: JobsOptions = {
   removeOnFail: 1000,
 };
 
+/**
+ * The persistence queues: one per shard, a leaderboard always in the same one (internal id modulo
+ * the shard count), so its jobs stay ordered by one queue and the load spreads over the cluster.
+ */
 export class PersistenceQueue {
-  readonly queue: Queue<PersistJobData>;
+  readonly shards: Queue<PersistJobData>[];
 
-  constructor(connection: Redis, keyPrefix: string) {
-    this.queue = new Queue<PersistJobData>(PERSIST_QUEUE, {
-      connection,
-      prefix: queuePrefix(keyPrefix),
-      defaultJobOptions: PERSIST_JOB_OPTIONS,
-    });
+  constructor(connection: RedisClient, keyPrefix: string, shardCount: number) {
+    this.shards = Array.from(
+      { length: shardCount },
+      (_, shard) =>
+        new Queue<PersistJobData>(PERSIST_QUEUE, {
+          connection,
+          prefix: queuePrefix(keyPrefix, shard),
+          defaultJobOptions: PERSIST_JOB_OPTIONS,
+        }),
+    );
   }
 
-  /** Queues one job per leaderboard that has changes waiting and no job yet. */
+  /** Queues one job per given leaderboard (those with changes waiting and no job yet). */
   async request(internalIds: number[]): Promise<void> {
-    if (internalIds.length === 0) return;
-    await this.queue.addBulk(internalIds.map((leaderboard) => ({ name: PERSIST_JOB, data: { leaderboard } })));
+    const byShard = new Map<number, number[]>();
+    for (const id of internalIds) {
+      const shard = id % this.shards.length;
+      byShard.set(shard, [...(byShard.get(shard) ?? []), id]);
+    }
+    await Promise.all(
+      [...byShard].map(([shard, ids]) =>
+        this.shards[shard]!.addBulk(ids.map((leaderboard) => ({ name: PERSIST_JOB, data: { leaderboard } }))),
+      ),
+    );
   }
 
-  close(): Promise<void> {
-    return this.queue.close();
+  /** Jobs by state, summed over the shards. */
+  async counts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
+    const perShard = await Promise.all(this.shards.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'failed')));
+    const total = { waiting: 0, active: 0, delayed: 0, failed: 0 };
+    for (const counts of perShard) for (const state of Object.keys(total) as (keyof typeof total)[]) total[state] += counts[state] ?? 0;
+    return total;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.shards.map((queue) => queue.close()));
   }
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 import { leaderboardKeys, type LeaderboardKeys } from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
@@ -34,7 +34,7 @@ export const QUEUED_FLAG_TTL_MS = 30_000;
  */
 export class Rankings {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import { ForbiddenError } from '../../../engine/errors.js';
 import type { Authenticators } from '../../middleware/auth.js';
+import type { RateLimits } from '../../middleware/rate-limit.js';
 import { validate } from '../../middleware/validate.js';
 import { leaderboardId, leaderboardParams, playerId, score } from '../schemas.js';
 import { playerRecordView, reportView } from '../../views.js';
@@ -11,12 +12,13 @@ const reportBody = Joi.object({ score: score.required() });
 const recordParams = Joi.object({ leaderboard_id: leaderboardId.required(), player_id: playerId.required() });
 
 /** Endpoints 2 and 4: a game client reports a score; a record is read by the server or its own player. */
-export function clientScoreRoutes(engine: Engine, auth: Authenticators): Router {
+export function clientScoreRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
   const router = Router();
 
   router.post(
     '/api/v1/client/leaderboards/:leaderboard_id/report_score',
     auth.gameClient,
+    limits.reports,
     validate({ params: leaderboardParams, body: reportBody }),
     async (_req, res) => {
       const { game, playerId: player } = res.locals;

@@ -2,15 +2,16 @@ import { Router } from 'express';
 import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
+import type { RateLimits } from '../../middleware/rate-limit.js';
 import { validate } from '../../middleware/validate.js';
 import { deviceId } from '../schemas.js';
 
 const signupBody = Joi.object({ device_id: deviceId });
 
 /** Endpoint 1: an anonymous token for a device; the same device always gets the same player. */
-export function signupRoutes(engine: Engine, auth: Authenticators): Router {
+export function signupRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
   const router = Router();
-  router.post('/api/v1/signup/anonymous', auth.publishableKey, validate({ body: signupBody }), async (_req, res) => {
+  router.post('/api/v1/signup/anonymous', limits.signups, auth.publishableKey, validate({ body: signupBody }), async (_req, res) => {
     const { player, token, created } = await engine.players.signup(res.locals.game.id, res.locals.body.device_id ?? null);
     res.status(created ? 201 : 200).json({ token, player_id: player.id });
   });

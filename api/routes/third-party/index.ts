@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import { NotFoundError } from '../../../engine/errors.js';
 import type { Authenticators } from '../../middleware/auth.js';
+import type { RateLimits } from '../../middleware/rate-limit.js';
 import { validate } from '../../middleware/validate.js';
 import { aliasId, aliasType, clanId, flag, leaderboardId, leaderboardParams, limit, offset, pageQuery } from '../schemas.js';
 import { clanRecordView, pageView, playerEntryView, playerRecordView } from '../../views.js';
@@ -13,17 +14,17 @@ const clanParams = Joi.object({ leaderboard_id: leaderboardId.required(), clan_i
 const membersQuery = Joi.object({ limit, offset });
 
 /** Endpoints 7-10: read-only access for outside integrations (Api-Key). */
-export function thirdPartyRoutes(engine: Engine, auth: Authenticators): Router {
+export function thirdPartyRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
   const router = Router();
   const base = '/api/v1/third_party/leaderboards/:leaderboard_id';
 
-  router.get(base, auth.thirdParty, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
+  router.get(base, auth.thirdParty, limits.thirdParty, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
     const { limit, offset, clan } = res.locals.query;
     const page = await engine.reader.page(res.locals.game.id, res.locals.params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
     res.json(pageView(engine.config.baseUrl, page, limit, offset));
   });
 
-  router.get(`${base}/player/:alias_id`, auth.thirdParty, validate({ params: playerParams, query: playerQuery }), async (_req, res) => {
+  router.get(`${base}/player/:alias_id`, auth.thirdParty, limits.thirdParty, validate({ params: playerParams, query: playerQuery }), async (_req, res) => {
     const gameId = res.locals.game.id;
     const { leaderboard_id, alias_id } = res.locals.params;
     const { alias_type, clan } = res.locals.query;
@@ -38,12 +39,12 @@ export function thirdPartyRoutes(engine: Engine, auth: Authenticators): Router {
     res.json(clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId)));
   });
 
-  router.get(`${base}/clans/:clan_id`, auth.thirdParty, validate({ params: clanParams }), async (_req, res) => {
+  router.get(`${base}/clans/:clan_id`, auth.thirdParty, limits.thirdParty, validate({ params: clanParams }), async (_req, res) => {
     const { leaderboard_id, clan_id } = res.locals.params;
     res.json(clanRecordView(await engine.reader.clanRecord(res.locals.game.id, leaderboard_id, clan_id)));
   });
 
-  router.get(`${base}/clans/:clan_id/members`, auth.thirdParty, validate({ params: clanParams, query: membersQuery }), async (_req, res) => {
+  router.get(`${base}/clans/:clan_id/members`, auth.thirdParty, limits.thirdParty, validate({ params: clanParams, query: membersQuery }), async (_req, res) => {
     const { leaderboard_id, clan_id } = res.locals.params;
     const { limit, offset } = res.locals.query;
     const members = await engine.reader.clanMembers(res.locals.game.id, leaderboard_id, clan_id, offset, limit);

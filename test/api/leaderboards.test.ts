@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { api, testEngine } from '../helpers/context.js';
+import { createGame, createLeaderboard, internalBoard, reportScore, signup, uniqueId, type TestGame } from '../helpers/fixtures.js';
+import { liveScores, persistedScores } from '../helpers/persistence.js';
+import { startWorker, until } from '../helpers/processes.js';
+
+describe('leaderboard management', () => {
+  let game: TestGame;
+  before(async () => {
+    game = await createGame();
+  });
+  const put = (id: string, body: object) => api().put(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).send(body);
+
+  it('when a leaderboard is created without settings, then the defaults apply and a second PUT updates it', async () => {
+    const id = uniqueId('lb');
+    const created = await put(id, {}).expect(201);
+    expect(created.body).to.include({
+      leaderboard_id: id,
+      name: id,
+      type: 'individual',
+      sort_order: 'desc',
+      client_reports: true,
+      min_score: null,
+      max_score: null,
+    });
+    const updated = await put(id, { name: 'Weekly', max_score: 500 }).expect(200);
+    expect(updated.body).to.include({ name: 'Weekly', max_score: 500, sort_order: 'desc' });
+    const list = await api().get('/api/v1/server/leaderboards').set('Secret-Key', game.secretKey).expect(200);
+    expect(list.body.leaderboards.find((l: { leaderboard_id: string }) => l.leaderboard_id === id)).to.include({ name: 'Weekly' });
+  });
+
+  it('when type or sort_order changes once scores exist, then 409 conflict; before that it may change', async () => {
+    const id = await createLeaderboard(game);
+    await put(id, { sort_order: 'asc', type: 'clan' }).expect(200);
+    await reportScore(game, await signup(game), id, 5).expect(200);
+    expect((await put(id, { sort_order: 'desc' }).expect(409)).body.error.code).to.equal('conflict');
+    await put(id, { type: 'individual' }).expect(409);
+    await put(id, { name: 'Renamed', client_reports: false }).expect(200);
+  });
+
+  it('when settings are invalid, then 400 and nothing is created', async () => {
+    const id = uniqueId('lb');
+    for (const body of [{ type: 'team' }, { sort_order: 'up' }, { min_score: 10, max_score: 1 }, { client_reports: 'yes' }, { name: '' }]) {
+      expect((await put(id, body).expect(400)).body.error.code).to.equal('validation_failed');
+    }
+    await put('bad id!', {}).expect(400);
+    await api().delete(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(404);
+  });
+
+  it("when another game's secret key is used, then it sees none of this game's leaderboards", async () => {
+    const id = await createLeaderboard(game);
+    const other = await createGame();
+    const list = await api().get('/api/v1/server/leaderboards').set('Secret-Key', other.secretKey).expect(200);
+    expect(list.body.leaderboards).to.deep.equal([]);
+    await api().delete(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', other.secretKey).expect(404);
+  });
+
+  it('when a leaderboard is deleted, then its scores are gone everywhere and queued jobs do not bring them back', async function () {
+    this.timeout(30_000);
+    const id = await createLeaderboard(game);
+    const player = await signup(game);
+    await reportScore(game, player, id, 77).expect(200);
+    const board = await internalBoard(game, id);
+    await api().delete(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(204);
+    // A worker started only now finds the job queued before the deletion.
+    const worker = await startWorker();
+    try {
+      await until(async () => {
+        const { waiting, active, delayed } = await testEngine().persistence.counts();
+        return waiting + active + delayed === 0;
+      }, 'the queued jobs to be processed');
+      expect(await persistedScores(board)).to.have.property('size', 0);
+      expect(await liveScores(board)).to.have.property('size', 0);
+      await api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(404);
+      await createLeaderboard(game, {}, id);
+      const fresh = await api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(404);
+      expect(fresh.body.error.code).to.equal('record_not_found');
+    } finally {
+      await worker.stop();
+    }
+  });
+});
