@@ -1,0 +1,62 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../engine/paths.js';
+
+/**
+ * A throwaway Redis Cluster for tests: 3 masters and 3 replicas from the system's redis-server on
+ * loopback ports 7100-7105, AOF everysec, data under .data/cluster/. `start` prints the seed nodes
+ * (REDIS_CLUSTER_NODES), `stop` shuts every node down.
+ */
+export const CLUSTER_PORTS = [7100, 7101, 7102, 7103, 7104, 7105];
+const DIR = path.join(projectRoot, '.data', 'cluster');
+
+const cli = (port: number, ...args: string[]) =>
+  spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
+
+export function stopCluster(): void {
+  for (const port of CLUSTER_PORTS) cli(port, 'shutdown', 'nosave');
+}
+
+export async function startCluster(): Promise<string> {
+  stopCluster();
+  rmSync(DIR, { recursive: true, force: true });
+  for (const port of CLUSTER_PORTS) {
+    const dir = path.join(DIR, String(port));
+    mkdirSync(dir, { recursive: true });
+    execFileSync('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'yes',
+      '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000',
+      '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',
+      '--logfile', path.join(dir, 'redis.log'), '--pidfile', path.join(dir, 'redis.pid'),
+    ]);
+  }
+  await waitUntil(() => CLUSTER_PORTS.every((port) => cli(port, 'ping').stdout.trim() === 'PONG'), 'the nodes to start');
+  execFileSync('redis-cli', ['--cluster', 'create', ...CLUSTER_PORTS.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], {
+    stdio: 'ignore',
+  });
+  await waitUntil(
+    () => CLUSTER_PORTS.every((port) => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout)),
+    'the cluster to become ok',
+  );
+  return CLUSTER_PORTS.slice(0, 3).map((port) => `127.0.0.1:${port}`).join(',');
+}
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+if (process.argv[1]?.endsWith('redis-cluster.js')) {
+  const command = process.argv[2];
+  if (command === 'start') process.stdout.write(`${await startCluster()}\n`);
+  else if (command === 'stop') stopCluster();
+  else {
+    process.stderr.write('usage: redis-cluster.js start|stop\n');
+    process.exit(2);
+  }
+}
