@@ -103,8 +103,14 @@ function webOperation(op: Operation, errorContent = 'application/json') {
   const responses = built.responses as Record<string, { description: string; content?: object }>;
   delete responses[429];
   if (errorContent !== 'application/json') {
+    const pages: Record<number, string> = {
+      401: 'An HTML page: the token is missing or not valid',
+      404: 'An HTML page: the leaderboard is unknown in the token’s game',
+      500: 'An HTML page: internal error',
+      503: 'An HTML page: Redis or PostgreSQL unreachable; see Retry-After',
+    };
     for (const status of [...op.errors, 500, 503]) {
-      responses[status] = { description: `${ERROR_TEXT[status]} (an HTML page)`, content: { [errorContent]: { schema: { type: 'string' } } } };
+      responses[status] = { description: pages[status] ?? ERROR_TEXT[status]!, content: { [errorContent]: { schema: { type: 'string' } } } };
     }
   }
   return built;
@@ -310,7 +316,7 @@ export const openApiDocument = {
         }),
         ok: { status: 201, schema: 'Leaderboard', description: 'Created (200 with the same body when updated)' },
         alsoOk: [200],
-        errors: [409],
+        errors: [404, 409],
       }),
       delete: operation({
         tag: 'Game server',
@@ -330,7 +336,7 @@ export const openApiDocument = {
         body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }),
         ok: { status: 201, schema: 'Clan', description: 'Created (200 with the same body when updated)' },
         alsoOk: [200],
-        errors: [],
+        errors: [404],
       }),
       delete: operation({
         tag: 'Game server',
@@ -381,7 +387,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [{ name: 'key_id', schema: str(), description: 'The key id' }],
         ok: { status: 204, description: 'Revoked' },
-        errors: [404],
+        errors: [400, 404],
       }),
     },
     '/api/v1/third_party/leaderboards/{leaderboard_id}': {
@@ -455,7 +461,8 @@ export const openApiDocument = {
         security: [['AdminToken']],
         path: [{ name: 'game_id', schema: str(), description: 'The game' }],
         ok: { status: 200, schema: 'SecretKey' },
-        errors: [400, 404],
+        // It reads no body, but a body sent anyway is still checked (400 invalid_json, 413, 415).
+        errors: [400, 404, 413, 415],
       }),
     },
     '/healthz': {

@@ -1,0 +1,61 @@
+import type { Response } from 'express';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Every player-supplied string goes through this before it reaches the page's markup. */
+export function escapeHtml(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+// The same formatting as the page's script, so server-rendered and loaded rows read alike.
+const scoreFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+export function formatScore(score: number): string {
+  return scoreFormat.format(score);
+}
+
+/**
+ * The page's own policy, replacing helmet's app-wide one: nothing inline, nothing from elsewhere.
+ * Scripts, styles, images and fetches come from this service only.
+ */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  res.setHeader('Content-Security-Policy', PAGE_CSP);
+  // The page is personal (the viewer's row, their token in its links): never cached or shared.
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(status).type('html').send(html);
+}
+
+/** The raw query string of a request, exactly as it arrived (engines do not always URL-encode). */
+export function rawQuery(originalUrl: string): string {
+  const at = originalUrl.indexOf('?');
+  return at === -1 ? '' : originalUrl.slice(at + 1);
+}
+
+/**
+ * The close control's target: this page's own URL with sdk_action=close_window added. A relative
+ * "?…" URL keeps the page's path whatever proxy prefix it is served under; host apps watch for it.
+ */
+export function closeHref(originalUrl: string): string {
+  const query = rawQuery(originalUrl);
+  return `?${query}${query ? '&' : ''}sdk_action=close_window`;
+}
+
+export function hidesCloseButton(value: unknown): boolean {
+  return value === 'true' || value === '1';
+}
+
+/** The path APP_URL puts in front of the service's routes ('' when it is served at the root). */
+export function basePath(appUrl: string): string {
+  return new URL(appUrl).pathname.replace(/\/+$/, '');
+}

@@ -1,0 +1,89 @@
+import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
+import type { View } from '../../../engine/ranking/rankings.js';
+import { escapeHtml, formatScore } from './html.js';
+import { closeButton, shell } from './layout.js';
+import type { Row } from './rows.js';
+
+export interface PageModel {
+  leaderboard: Leaderboard;
+  view: View;
+  total: number;
+  rows: Row[];
+  viewerRow: Row | null;
+  /** Where the next rows start, for the script's "more". */
+  next: number;
+  pageSize: number;
+  token: string;
+  base: string;
+  css: string;
+  icon: string;
+  script: string;
+  close: string | null;
+  /** The players/clans switch, on clan leaderboards only. */
+  tabs: Record<View, string> | null;
+}
+
+export const avatarPath = (base: string, playerId: string) =>
+  `${base}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png?size=80`;
+
+const initial = (name: string) => (Array.from(name.trim())[0] ?? '?').toUpperCase();
+const plural = (n: number, one: string, many: string) => `${formatScore(n)} ${n === 1 ? one : many}`;
+
+/** One ranked line; the page's script builds the same structure for rows it loads later. */
+function rowHtml(row: Row, view: View, base: string): string {
+  const classes = ['row', row.viewer ? 'me' : '', row.rank <= 3 ? `top top-${row.rank}` : ''].filter(Boolean).join(' ');
+  const avatar =
+    view === 'players'
+      ? `<img class="avatar" src="${escapeHtml(avatarPath(base, row.id))}" alt="" width="40" height="40">`
+      : `<span class="avatar badge" aria-hidden="true">${escapeHtml(initial(row.name))}</span>`;
+  const sub = view === 'clans' ? `<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : '';
+  const you = row.viewer ? `<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : '';
+  return (
+    `<li class="${classes}" data-id="${escapeHtml(row.id)}"${row.viewer ? ' aria-current="true"' : ''}>` +
+    `<span class="rank">${row.rank}</span>${avatar}` +
+    `<span class="who"><span class="name">${escapeHtml(row.name)}</span>${you}${sub}</span>` +
+    `<span class="score">${formatScore(row.score)}</span></li>`
+  );
+}
+
+function tabsHtml(tabs: Record<View, string>, view: View): string {
+  const tab = (which: View, label: string) =>
+    `<a class="tab" href="${escapeHtml(tabs[which])}"${which === view ? ' aria-current="page"' : ''}>${label}</a>`;
+  return `<nav class="tabs" aria-label="Ranking">${tab('players', 'Players')}${tab('clans', 'Clans')}</nav>`;
+}
+
+function emptyHtml(view: View): string {
+  return `<section class="empty">
+<svg viewBox="0 0 48 48" width="56" height="56" aria-hidden="true" focusable="false"><path d="M14 8h20v6a10 10 0 0 1-20 0zM14 10H8v3a6 6 0 0 0 6 6M34 10h6v3a6 6 0 0 1-6 6M24 24v8M17 40h14l-2-8H19z" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linejoin="round"/></svg>
+<h2>No scores yet</h2>
+<p>${view === 'clans' ? 'No clan is on the board yet.' : 'Be the first to get on the board!'}</p>
+</section>`;
+}
+
+export function renderPage(m: PageModel): string {
+  const { leaderboard, view, base } = m;
+  const inList = m.rows.some((row) => row.viewer);
+  const list = m.rows.length
+    ? `<ol class="rows" id="entries">${m.rows.map((row) => rowHtml(row, view, base)).join('')}</ol>`
+    : emptyHtml(view);
+  const more =
+    m.total > m.next
+      ? `<button class="more" id="more" type="button">Show more</button><p class="status" id="status" role="status"></p>`
+      : '';
+  // Shown at once when the viewer's row is beyond the first page; the script shows or hides it as
+  // the row in the list scrolls out of or into view.
+  const pinned = m.viewerRow
+    ? `<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? ' hidden' : ''}><ol class="rows">${rowHtml(m.viewerRow, view, base)}</ol></aside>`
+    : '';
+  const body = `<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${escapeHtml(`${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries`)}" data-token="${escapeHtml(m.token)}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${escapeHtml(base)}">
+<header class="bar">
+<div class="titles"><h1>${escapeHtml(leaderboard.name)}</h1><p class="meta">${plural(m.total, view === 'clans' ? 'clan' : 'player', view === 'clans' ? 'clans' : 'players')}</p></div>
+${closeButton(m.close)}
+</header>
+${m.tabs ? tabsHtml(m.tabs, view) : ''}
+${list}
+${more}
+${pinned}
+</main>`;
+  return shell({ title: leaderboard.name, css: m.css, icon: m.icon, script: m.script, body });
+}

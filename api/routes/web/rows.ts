@@ -1,0 +1,74 @@
+import type { Engine } from '../../../engine/engine.js';
+import { AppError } from '../../../engine/errors.js';
+import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
+import type { ClanEntry, PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
+import type { View } from '../../../engine/ranking/rankings.js';
+
+export interface Viewer {
+  gameId: string;
+  playerId: string;
+}
+
+/** One line of the page, a player or a clan, as both the HTML and the entries JSON need it. */
+export interface Row {
+  id: string;
+  name: string;
+  score: number;
+  rank: number;
+  viewer: boolean;
+  /** Clans only. */
+  memberCount?: number;
+  /** Players only. */
+  clanId?: string | null;
+}
+
+export interface Rows {
+  leaderboard: Leaderboard;
+  view: View;
+  total: number;
+  rows: Row[];
+}
+
+/** The viewer's side of the view: themself, or their clan (null when they have none). */
+async function viewerKey(engine: Engine, viewer: Viewer, view: View): Promise<string | null> {
+  if (view === 'players') return viewer.playerId;
+  const profile = await engine.players.find(viewer.playerId);
+  return profile?.gameId === viewer.gameId ? profile.clanId : null;
+}
+
+function toRow(entry: PlayerEntry | ClanEntry, mine: string | null): Row {
+  if ('clan' in entry) {
+    const { clan } = entry;
+    return { id: clan.id, name: clan.name, score: entry.score, rank: entry.rank, viewer: clan.id === mine, memberCount: clan.memberCount };
+  }
+  const { player } = entry;
+  return { id: player.id, name: player.displayName, score: entry.score, rank: entry.rank, viewer: player.id === mine, clanId: player.clanId };
+}
+
+export async function readRows(engine: Engine, viewer: Viewer, leaderboardId: string, view: View, offset: number, limit: number): Promise<Rows> {
+  const [page, mine] = await Promise.all([
+    engine.reader.page(viewer.gameId, leaderboardId, view, offset, limit),
+    viewerKey(engine, viewer, view),
+  ]);
+  return { leaderboard: page.leaderboard, view, total: page.total, rows: page.entries.map((e) => toRow(e, mine)) };
+}
+
+/** The viewer's own row (or their clan's), wherever it ranks; null without a score or a clan. */
+export async function readViewerRow(engine: Engine, viewer: Viewer, leaderboardId: string, view: View): Promise<Row | null> {
+  try {
+    if (view === 'players') {
+      const around = await engine.reader.around(viewer.gameId, leaderboardId, viewer.playerId, 0);
+      const entry = around.entries.find((e) => e.player.id === viewer.playerId);
+      return entry ? toRow(entry, viewer.playerId) : null;
+    }
+    const clanId = await viewerKey(engine, viewer, view);
+    if (!clanId) return null;
+    const record = await engine.reader.clanRecord(viewer.gameId, leaderboardId, clanId);
+    if (record.rank === null) return null;
+    return toRow({ clan: record.clan, score: record.score, rank: record.rank }, clanId);
+  } catch (error) {
+    // No score yet, or the clan went away since the viewer joined it: nothing to pin.
+    if (error instanceof AppError && (error.code === 'record_not_found' || error.code === 'clan_not_found')) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,163 @@
+/* global document, window */
+/*
+ * The leaderboard page's behaviour: more rows on a button or on scrolling, the viewer's row pinned
+ * while it is out of view, and keyboard use of the close control. Served as a file so the page's
+ * Content-Security-Policy can forbid inline scripts. Names come from players: rows are built with
+ * textContent only, never innerHTML.
+ */
+(function () {
+  'use strict';
+
+  var board = document.getElementById('board');
+  if (!board) return;
+  var data = board.dataset;
+  var view = data.view;
+  var list = document.getElementById('entries');
+  var more = document.getElementById('more');
+  var status = document.getElementById('status');
+  var pinned = document.getElementById('pinned');
+  var close = document.getElementById('close');
+  // The same formatting as the server's, so loaded rows read like the first ones.
+  var format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+  var next = Number(data.next);
+  var total = Number(data.total);
+  var loading = false;
+  var seen = new Set();
+  if (list) Array.prototype.forEach.call(list.children, function (li) { seen.add(li.dataset.id); });
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function initial(name) {
+    var first = Array.from(name.trim())[0];
+    return first ? first.toUpperCase() : '?';
+  }
+
+  /** The same structure the server renders (page-view.ts rowHtml). */
+  function rowFor(entry) {
+    var clans = view === 'clans';
+    var id = clans ? entry.clan_id : entry.player_id;
+    var name = clans ? entry.name : entry.display_name;
+    var li = el('li', 'row');
+    li.dataset.id = id;
+    if (entry.is_viewer) {
+      li.classList.add('me');
+      li.setAttribute('aria-current', 'true');
+    }
+    if (entry.rank <= 3) li.classList.add('top', 'top-' + entry.rank);
+    li.append(el('span', 'rank', String(entry.rank)));
+    if (clans) {
+      var badge = el('span', 'avatar badge', initial(name));
+      badge.setAttribute('aria-hidden', 'true');
+      li.append(badge);
+    } else {
+      var img = el('img', 'avatar');
+      img.src = data.base + '/api/v1/users/' + encodeURIComponent(id) + '/avatar.png?size=80';
+      img.alt = '';
+      img.width = 40;
+      img.height = 40;
+      li.append(img);
+    }
+    var who = el('span', 'who');
+    who.append(el('span', 'name', name));
+    if (entry.is_viewer) who.append(el('span', 'you', clans ? 'Your clan' : 'You'));
+    if (clans) {
+      var count = entry.member_count;
+      who.append(el('span', 'sub', format.format(count) + (count === 1 ? ' member' : ' members')));
+    }
+    li.append(who, el('span', 'score', format.format(entry.score)));
+    return li;
+  }
+
+  // The pinned row shows while the viewer's row in the list is out of view (or not loaded yet).
+  // The margins leave out the sticky header and the pinned bar, which would cover the row.
+  var viewerObserver = null;
+  function watchViewer(row) {
+    if (!pinned || !('IntersectionObserver' in window)) return;
+    if (viewerObserver) viewerObserver.disconnect();
+    viewerObserver = new window.IntersectionObserver(
+      function (records) {
+        pinned.hidden = records[records.length - 1].isIntersecting;
+      },
+      { rootMargin: '-64px 0px -96px 0px' },
+    );
+    viewerObserver.observe(row);
+  }
+
+  // Scrolling near the end loads the next rows, as the button does.
+  var endObserver =
+    more && 'IntersectionObserver' in window
+      ? new window.IntersectionObserver(
+          function (records) {
+            if (records[records.length - 1].isIntersecting) loadMore();
+          },
+          { rootMargin: '0px 0px 400px 0px' },
+        )
+      : null;
+
+  function settle() {
+    loading = false;
+    more.disabled = false;
+    more.textContent = 'Show more';
+    more.hidden = next >= total;
+    if (endObserver && !more.hidden) {
+      // Observing again reports the current state, so a screen still not full keeps loading.
+      endObserver.unobserve(more);
+      endObserver.observe(more);
+    }
+  }
+
+  function loadMore() {
+    if (loading || next >= total) return;
+    loading = true;
+    more.disabled = true;
+    more.textContent = 'Loading…';
+    status.textContent = '';
+    var url = new window.URL(data.entries, window.location.href);
+    url.search = new window.URLSearchParams({ token: data.token, view: view, offset: String(next), limit: data.limit }).toString();
+    window.fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.json();
+      })
+      .then(function (page) {
+        page.entries.forEach(function (entry) {
+          var row = rowFor(entry);
+          // Scores move between requests: an entry already shown is not shown twice.
+          if (seen.has(row.dataset.id)) return;
+          seen.add(row.dataset.id);
+          list.append(row);
+          if (entry.is_viewer) watchViewer(row);
+        });
+        next = page.offset + page.limit;
+        total = page.total;
+        settle();
+      })
+      .catch(function () {
+        status.textContent = 'Could not load more entries. Please try again.';
+        settle();
+      });
+  }
+
+  if (list) {
+    var mine = list.querySelector('.me');
+    if (mine) watchViewer(mine);
+  }
+  if (more) {
+    more.addEventListener('click', loadMore);
+    if (endObserver) endObserver.observe(more);
+  }
+  // The close control is a link dressed as a button: let Space press it, as it would a button.
+  if (close) {
+    close.addEventListener('keydown', function (event) {
+      if (event.key === ' ') {
+        event.preventDefault();
+        close.click();
+      }
+    });
+  }
+})();
