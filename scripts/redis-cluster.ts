@@ -27,6 +27,8 @@ export async function startCluster(): Promise<string> {
     execFileSync('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'yes',
       '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000',
+      // A replica may always take over, however long ago it last heard from its master: availability first.
+      '--cluster-replica-validity-factor', '0',
       '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',
       '--logfile', path.join(dir, 'redis.log'), '--pidfile', path.join(dir, 'redis.pid'),
     ]);
@@ -39,6 +41,12 @@ export async function startCluster(): Promise<string> {
     () => CLUSTER_PORTS.every((port) => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout)),
     'the cluster to become ok',
   );
+  // Every replica must have finished its first sync, or it could not take over from its master.
+  await waitUntil(() => {
+    const roles = CLUSTER_PORTS.map((port) => cli(port, 'info', 'replication').stdout);
+    const replicas = roles.filter((info) => /role:slave/.test(info));
+    return replicas.length === 3 && replicas.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info));
+  }, 'the replicas to sync');
   return CLUSTER_PORTS.slice(0, 3).map((port) => `127.0.0.1:${port}`).join(',');
 }
 

@@ -8,5 +8,5 @@ trap 'node dist/scripts/redis-cluster.js stop' EXIT
 echo "Redis Cluster seed nodes: $nodes"
 status=0
 REDIS_CLUSTER_NODES=$nodes TEST_REDIS_KEY_PREFIX=lbcluster node_modules/.bin/mocha "$@" || status=$?
-REDIS_CLUSTER_NODES=$nodes TEST_REDIS_KEY_PREFIX=lbcluster node_modules/.bin/mocha --spec 'dist/test/cluster/*.cluster.js' || status=$?
+REDIS_CLUSTER_NODES=$nodes TEST_REDIS_KEY_PREFIX=lbcluster node_modules/.bin/mocha --config .mocharc.cluster.json || status=$?
 exit $status

@@ -85,22 +85,36 @@ async function main(): Promise<void> {
   });
   metricsServer.listen(config.workerMetricsPort, '127.0.0.1');
 
+  // A promoted replica may lack the master's last writes, persisted ones included: after a node
+  // drops out of the cluster, merge every persisted best score back (merging never lowers one).
+  let mergeEverything = false;
+  engine.redis.on('-node', () => {
+    mergeEverything = true;
+  });
+
   // Every few seconds: rebuild any leaderboard whose Redis state vanished (Redis lost its data), and
   // re-queue persistence that lost its job.
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;
     sweeping = true;
+    const all = mergeEverything;
+    mergeEverything = false;
     try {
-      await rebuildLeaderboards({
-        redis: engine.redis,
-        store: engine.leaderboardStore,
-        service: engine.leaderboards,
-        rankings: engine.rankings,
-        logger,
-      });
+      const rebuilt = await rebuildLeaderboards(
+        {
+          redis: engine.redis,
+          store: engine.leaderboardStore,
+          service: engine.leaderboards,
+          rankings: engine.rankings,
+          logger,
+        },
+        all,
+      );
+      if (all) logger.warn({ leaderboards: rebuilt.length }, 'merged persisted scores back after a cluster node dropped out');
       await requeueStranded(engine.redis, engine.leaderboardStore, engine.rankings, engine.persistence, logger);
     } catch (error) {
+      if (all) mergeEverything = true; // the cluster may still be settling: merge again next round
       logger.warn({ err: error }, 'sweep failed; retrying on the next round');
     } finally {
       sweeping = false;
