@@ -85,12 +85,16 @@ async function main(): Promise<void> {
   });
   metricsServer.listen(config.workerMetricsPort, '127.0.0.1');
 
-  // A promoted replica may lack the master's last writes, persisted ones included: after a node
-  // drops out of the cluster, merge every persisted best score back (merging never lowers one).
+  // A Redis that restarted (replaying its AOF) or a promoted replica may lack the last writes,
+  // persisted ones included: after a reconnection or a cluster node dropping out, merge every
+  // persisted best score back (merging never lowers one).
+  // (createEngine waited for the first 'ready', so every one seen here is a reconnection.)
   let mergeEverything = false;
-  engine.redis.on('-node', () => {
+  const mergeLater = () => {
     mergeEverything = true;
-  });
+  };
+  engine.redis.on('ready', mergeLater);
+  engine.redis.on('-node', mergeLater);
 
   // Every few seconds: rebuild any leaderboard whose Redis state vanished (Redis lost its data), and
   // re-queue persistence that lost its job.
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
         },
         all,
       );
-      if (all) logger.warn({ leaderboards: rebuilt.length }, 'merged persisted scores back after a cluster node dropped out');
+      if (all) logger.warn({ leaderboards: rebuilt.length }, 'merged persisted scores back after Redis came back');
       await requeueStranded(engine.redis, engine.leaderboardStore, engine.rankings, engine.persistence, logger);
     } catch (error) {
       if (all) mergeEverything = true; // the cluster may still be settling: merge again next round
