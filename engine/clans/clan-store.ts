@@ -64,7 +64,7 @@ export class ClanStore {
   /** The ids of the clan's members, sorted (a stable order keeps floating-point sums reproducible). */
   async memberIds(gameId: string, clanId: string, db: Pool | PoolClient = this.pool): Promise<string[]> {
     const { rows } = await db.query<{ id: string }>(
-      'SELECT id FROM players WHERE game_id = $1 AND clan_id = $2 ORDER BY id',
+      'SELECT id FROM players WHERE game_id = $1 AND clan_id = $2 ORDER BY id COLLATE "C"',
       [gameId, clanId],
     );
     return rows.map((row) => row.id);

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { projectRoot } from '../../engine/paths.js';
+import { api, testEngine } from '../helpers/context.js';
+import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, uniqueId } from '../helpers/fixtures.js';
+import { liveClanTotals } from '../helpers/persistence.js';
+
+const runReconcile = () =>
+  new Promise<number | null>((resolve) =>
+    spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'reconcile.js')], { stdio: 'ignore', env: process.env }).once('exit', resolve),
+  );
+
+describe('clan total reconciliation', () => {
+  it('when clan totals and memberships drifted in Redis, then npm run reconcile recounts them from the members’ best scores', async function () {
+    this.timeout(30_000);
+    const game = await createGame();
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const [alpha, beta] = [uniqueId('alpha'), uniqueId('beta')];
+    for (const clan of [alpha, beta]) await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    const players = await signupMany(game, 6);
+    // Scores whose running sum drifts in binary floating point.
+    const scores = [0.1, 0.2, 0.3, 0.7, 1.1, 2.2];
+    for (const [i, player] of players.entries()) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: i < 3 ? alpha : beta }).expect(200);
+      await reportScore(game, player, leaderboard, scores[i]).expect(200);
+    }
+    const board = await internalBoard(game, leaderboard);
+    const keys = testEngine().rankings.keys(board);
+    // The recount adds members' scores in player-id (byte) order, so its result is reproducible.
+    const recount = (members: number[]) =>
+      members
+        .map((i) => [players[i]!.playerId, scores[i]!] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .reduce((sum, [, score]) => sum + score, 0);
+
+    // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists.
+    await testEngine().redis.zadd(keys.clans, '999', alpha);
+    await testEngine().redis.hset(keys.members, players[5]!.playerId, alpha);
+    await testEngine().redis.zadd(keys.clans, '5', 'ghost-clan');
+
+    expect(await runReconcile()).to.equal(0);
+    const totals = await liveClanTotals(board);
+    expect(Object.fromEntries(totals)).to.deep.equal({ [alpha]: recount([0, 1, 2]), [beta]: recount([3, 4, 5]) });
+    expect(await testEngine().redis.hget(keys.members, players[5]!.playerId)).to.equal(beta);
+  });
+});
