@@ -8,6 +8,14 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 export type Pool = pg.Pool;
 
+/**
+ * PostgreSQL text cannot hold U+0000 (a query carrying it fails), so no stored row has an id with
+ * it: a lookup of such an id finds nothing without asking.
+ */
+export function storable(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
 export function createPool(databaseUrl: string, max = 10): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,

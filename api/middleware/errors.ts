@@ -39,6 +39,8 @@ export function statusOf(code: string): number {
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isUnavailable(error)) return new AppError('unavailable', 'A backing service is unreachable; retry shortly.');
+  // The router could not decode a path parameter: a path that is not valid percent-encoding names nothing.
+  if (error instanceof URIError) return new AppError('not_found', 'The path is not valid percent-encoding, so it names nothing.');
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':

@@ -2,11 +2,11 @@ import express, { type RequestHandler } from 'express';
 import { AppError } from '../../engine/errors.js';
 
 const parseJson = express.json({ limit: '64kb', strict: false, type: () => true });
-const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * JSON bodies only, at most 64 KiB. A request without body bytes has no body (whatever its headers
- * say), and a body on a GET is ignored.
+ * say), and a body on a GET or a DELETE (no endpoint reads one) is ignored.
  */
 export function jsonBody(): RequestHandler {
   return (req, res, next) => {

@@ -10,8 +10,17 @@ export const playerId = Joi.string().min(1).max(1024);
 export const aliasType = Joi.string().pattern(/^[a-z0-9_]{1,32}$/).messages({
   'string.pattern.base': 'must be 1-32 characters of a-z, 0-9, _',
 });
-export const aliasId = Joi.string().min(1).max(128);
-export const deviceId = Joi.string().min(1).max(128);
+
+/** A string the service stores: PostgreSQL text cannot hold U+0000. */
+const storedText = () =>
+  Joi.string()
+    .custom((value: string, helpers) => (value.includes('\u0000') ? helpers.error('string.nul') : value))
+    .messages({ 'string.nul': 'must not contain the NUL character (U+0000)' });
+
+export const aliasId = storedText().min(1).max(128);
+export const deviceId = storedText().min(1).max(128);
+/** The name of a game, leaderboard, clan or third-party key. */
+export const name = storedText().trim().min(1).max(100);
 
 /** A finite number, or a string holding a decimal number. */
 export const score = Joi.number().unsafe().messages({

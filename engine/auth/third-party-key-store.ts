@@ -1,4 +1,4 @@
-import type { Pool } from '../db.js';
+import { storable, type Pool } from '../db.js';
 
 export interface ThirdPartyKey {
   id: string;
@@ -55,6 +55,7 @@ export class ThirdPartyKeyStore {
 
   /** Marks the key revoked; false when the game has no such key. Revoking twice is harmless. */
   async revoke(gameId: string, id: string): Promise<boolean> {
+    if (!storable(id)) return false;
     const result = await this.pool.query(
       'UPDATE third_party_keys SET revoked_at = coalesce(revoked_at, now()) WHERE game_id = $1 AND id = $2',
       [gameId, id],

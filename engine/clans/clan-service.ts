@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { AliasStore } from '../players/alias-store.js';
-import type { Pool } from '../db.js';
+import { storable, type Pool } from '../db.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Player } from '../players/player-store.js';
@@ -99,6 +99,7 @@ export class ClanService {
    * clan totals at once) and aliases, in one transaction.
    */
   async updatePlayer(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ player: Player; aliases: Record<string, string> }> {
+    if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     const boards = changes.clanId !== undefined ? await this.clanBoards(gameId) : [];
     const aliases = new AliasStore(this.pool);
     const client = await this.pool.connect();

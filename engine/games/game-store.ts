@@ -1,4 +1,4 @@
-import type { Pool } from '../db.js';
+import { storable, type Pool } from '../db.js';
 
 export interface Game {
   id: string;
@@ -63,6 +63,7 @@ export class GameStore {
   }
 
   async setSecretKeyHash(id: string, hash: Buffer): Promise<boolean> {
+    if (!storable(id)) return false;
     const result = await this.pool.query('UPDATE games SET secret_key_hash = $2 WHERE id = $1', [id, hash]);
     return result.rowCount === 1;
   }

@@ -1,4 +1,4 @@
-import type { Pool } from '../db.js';
+import { storable, type Pool } from '../db.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 export type SortOrder = 'desc' | 'asc';
@@ -62,6 +62,7 @@ export class LeaderboardStore {
   constructor(private readonly pool: Pool) {}
 
   async find(gameId: string, leaderboardId: string): Promise<Leaderboard | undefined> {
+    if (!storable(leaderboardId)) return undefined;
     const { rows } = await this.pool.query<LeaderboardRow>(
       `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2`,
       [gameId, leaderboardId],

@@ -1,4 +1,4 @@
-import type { Pool } from '../db.js';
+import { storable, type Pool } from '../db.js';
 
 export interface Player {
   id: string;
@@ -45,8 +45,9 @@ export class PlayerStore {
   }
 
   async findMany(ids: string[]): Promise<Player[]> {
-    if (ids.length === 0) return [];
-    const { rows } = await this.pool.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`, [ids]);
+    const lookups = ids.filter(storable);
+    if (lookups.length === 0) return [];
+    const { rows } = await this.pool.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`, [lookups]);
     return rows.map(toPlayer);
   }
 

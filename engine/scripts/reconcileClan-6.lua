@@ -1,6 +1,7 @@
 --[[
   Recomputes one clan's total and scored-member count from its members' current best scores and
-  repairs any drift (floating-point sums included). Members are taken from the live membership hash.
+  repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
+  the live membership hash agrees on; the caller has aligned memberships first.
 
   KEYS: 1 scores, 2 members, 3 clans, 4 clanCounts, 5 dirtyClans, 6 clanVersions
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
@@ -17,7 +18,7 @@ for i = 2, #ARGV do
   if redis.call('HGET', K.members, ARGV[i]) == clan then
     local score = redis.call('ZSCORE', K.scores, ARGV[i])
     if score then
-      sum = sum + tonumber(score)
+      sum = saturated(sum + tonumber(score))
       count = count + 1
     end
   end

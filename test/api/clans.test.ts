@@ -112,3 +112,26 @@ describe('clans and clan totals', () => {
     expect(await liveTotals()).to.deep.equal(before);
   });
 });
+
+describe('clan totals at the edges of the number range', () => {
+  it('when members report the largest finite scores, then reports succeed and the clan total saturates instead of overflowing', async () => {
+    const game = await createGame();
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const clan = uniqueId('huge');
+    await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    const [a, b] = await signupMany(game, 2);
+    for (const player of [a!, b!]) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
+    }
+    const key = await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'k' }).expect(201);
+    const clanScore = async () =>
+      (await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${clan}`).set('Api-Key', key.body.api_key).expect(200)).body.score;
+
+    await reportScore(game, a!, leaderboard, -Number.MAX_VALUE).expect(200);
+    await reportScore(game, b!, leaderboard, -Number.MAX_VALUE).expect(200);
+    expect(await clanScore()).to.equal(-Number.MAX_VALUE);
+    await reportScore(game, a!, leaderboard, Number.MAX_VALUE).expect(200);
+    await reportScore(game, b!, leaderboard, Number.MAX_VALUE).expect(200);
+    expect(await clanScore()).to.equal(Number.MAX_VALUE);
+  });
+});

@@ -4,8 +4,9 @@ import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
 import { gameView } from '../../views.js';
+import { name } from '../schemas.js';
 
-const gameBody = Joi.object({ name: Joi.string().trim().min(1).max(100).required() });
+const gameBody = Joi.object({ name: name.required() });
 const gameParams = Joi.object({ game_id: Joi.string().min(1).max(64).required() });
 
 /** Games and their keys, for whoever runs the service (ADMIN_TOKEN). */

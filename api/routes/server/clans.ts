@@ -3,11 +3,11 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
-import { aliasId, aliasType, clanId, displayName, playerId } from '../schemas.js';
+import { aliasId, aliasType, clanId, displayName, name, playerId } from '../schemas.js';
 import { clanView, playerView } from '../../views.js';
 
 const clanParams = Joi.object({ clan_id: clanId.required() });
-const clanBody = Joi.object({ name: Joi.string().trim().min(1).max(100) });
+const clanBody = Joi.object({ name });
 const playerParams = Joi.object({ player_id: playerId.required() });
 const playerBody = Joi.object({
   display_name: displayName,

@@ -3,12 +3,12 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
-import { leaderboardParams } from '../schemas.js';
+import { leaderboardParams, name } from '../schemas.js';
 import { leaderboardView } from '../../views.js';
 
 const bound = Joi.number().allow(null).messages({ 'number.base': 'must be a finite number or null' });
 const settingsBody = Joi.object({
-  name: Joi.string().trim().min(1).max(100),
+  name,
   type: Joi.string().valid('individual', 'clan'),
   sort_order: Joi.string().valid('desc', 'asc'),
   client_reports: Joi.boolean().strict(),

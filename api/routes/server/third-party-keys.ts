@@ -3,8 +3,9 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
+import { name } from '../schemas.js';
 
-const keyBody = Joi.object({ name: Joi.string().trim().min(1).max(100).required() });
+const keyBody = Joi.object({ name: name.required() });
 const keyParams = Joi.object({ key_id: Joi.string().min(1).max(128).required() });
 
 /** Read-only keys for outside integrations: created, listed and revoked by the game server. */

@@ -17,7 +17,8 @@ local function adjustClan(K, clan, delta, countDelta, clock)
     redis.call('ZREM', K.clans, clan)
     redis.call('HDEL', K.clanCounts, clan)
   elseif delta ~= 0 then
-    redis.call('ZINCRBY', K.clans, exact(delta), clan)
+    local total = tonumber(redis.call('ZSCORE', K.clans, clan) or '0')
+    redis.call('ZADD', K.clans, exact(saturated(total + delta)), clan)
   end
   markClan(K, clan, clock)
 end
@@ -33,6 +34,8 @@ local function applyScore(K, player, score, order, clock)
   local best = redis.call('ZSCORE', K.scores, player)
   local clan = redis.call('HGET', K.members, player)
   if clan then
+    -- Subtracting before adding keeps a total exact while the numbers are ordinary; the difference
+    -- of two extreme scores may overflow, which adjustClan saturates.
     local previous = before and tonumber(before) or 0
     adjustClan(K, clan, tonumber(best) - previous, before and 0 or 1, clock)
   end

@@ -9,3 +9,13 @@ end
 local function exact(n)
   return string.format('%.17g', n)
 end
+
+-- Sums of finite scores can overflow; a clan total saturates at the largest double instead of
+-- becoming infinite (which JSON cannot carry) or NaN (which Redis refuses mid-script).
+local LARGEST = 1.7976931348623157e308
+local function saturated(n)
+  if n ~= n then return 0 end
+  if n > LARGEST then return LARGEST end
+  if n < -LARGEST then return -LARGEST end
+  return n
+end

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import type { Response } from 'supertest';
+import { openApiDocument } from '../../api/openapi/document.js';
+import { api } from '../helpers/context.js';
+import { createGame, createLeaderboard, uniqueId } from '../helpers/fixtures.js';
+import { CREDENTIAL_KINDS, type CredentialKind } from './credential-kinds.js';
+import { MATRIX_ROWS, rowName, type MatrixRow, type MatrixWorld, type Outcome } from './matrix-rows.js';
+import { snapshotGames } from './snapshot.js';
+import { buildGameWorld, createClan, createThirdPartyKey } from './world.js';
+
+/**
+ * Every endpoint (row) against every kind of credential (column): each cell must give the
+ * documented answer, and no cell may change a game its credential does not own.
+ */
+describe('the authentication matrix', () => {
+  let w: MatrixWorld;
+
+  before(async function () {
+    this.timeout(60_000);
+    const device = uniqueId('device');
+    const [a, b, rotated] = await Promise.all([buildGameWorld(device), buildGameWorld(device), createGame()]);
+    const [putBoard, doomedBoard, putClan, doomedClan, doomedKey] = await Promise.all([
+      createLeaderboard(a.game),
+      createLeaderboard(a.game),
+      createClan(a.game),
+      createClan(a.game),
+      createThirdPartyKey(a.game, 'doomed'),
+    ]);
+    w = { a: { ...a, putBoard, doomedBoard, putClan, doomedClan, doomedKeyId: doomedKey.keyId }, b, rotatedGameId: rotated.gameId };
+  });
+
+  function expectedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
+    const verdict = kind.verdicts[row.auth];
+    if (verdict !== 'accepted') return { status: 401, codes: [verdict] };
+    const outcome = row.accepted[kind.key];
+    if (!outcome) throw new Error(`the matrix lacks the answer of ${rowName(row)} to ${kind.name}`);
+    return outcome;
+  }
+
+  function send(row: MatrixRow, kind: CredentialKind): Promise<Response> {
+    const headers = kind.headers(w.a, w.b);
+    let path = row.path(w);
+    const token = headers['Anonymous-Authorization']?.replace(/^Bearer /, '');
+    if (row.auth === 'pageToken' && token) path += `?token=${encodeURIComponent(token)}`;
+    const request = api()[row.method](path).set(headers);
+    return row.body ? request.send(row.body(w)) : request;
+  }
+
+  /** Identifiers of the game under test that no other game's credential may ever read. */
+  const secretsOfThisGame = () => [w.a.board, w.a.clan, w.a.player.playerId, w.a.other.playerId, w.a.keyId, w.a.game.gameId];
+
+  for (const row of MATRIX_ROWS) {
+    it(`when ${rowName(row)} gets each kind of credential, then each gets its documented answer and touches only its own game`, async function () {
+      this.timeout(30_000);
+      let [beforeA, beforeB] = await snapshotGames([w.a.game.gameId, w.b.game.gameId]);
+      for (const kind of CREDENTIAL_KINDS) {
+        const cell = `${rowName(row)} with ${kind.name}`;
+        const expected = expectedOutcome(row, kind);
+
+        const res = await send(row, kind).catch((error: Error) => {
+          throw new Error(`${cell}: ${error.message}`);
+        });
+
+        expect(res.status, `${cell}: status (${res.text.slice(0, 200)})`).to.equal(expected.status);
+        if (expected.codes) expect(res.body.error?.code, `${cell}: error code`).to.be.oneOf(expected.codes);
+        expected.check?.(res, w, cell);
+        const succeeded = res.status < 300;
+        if (kind.owner === 'other' && succeeded) {
+          for (const id of secretsOfThisGame()) expect(res.text, `${cell}: answers with this game's ${id}`).to.not.include(id);
+        }
+        const [afterA, afterB] = await snapshotGames([w.a.game.gameId, w.b.game.gameId]);
+        const writes = succeeded && row.method !== 'get';
+        if (!(writes && kind.owner === 'this')) expect(afterA, `${cell}: changed this game's data`).to.deep.equal(beforeA);
+        if (!(writes && kind.owner === 'other')) expect(afterB, `${cell}: changed the other game's data`).to.deep.equal(beforeB);
+        [beforeA, beforeB] = [afterA, afterB];
+      }
+    });
+  }
+
+  it('when the OpenAPI document lists an operation that takes credentials, then the matrix has a row for it', () => {
+    const secured = Object.entries(openApiDocument.paths).flatMap(([path, operations]) =>
+      Object.entries(operations as Record<string, { security?: unknown[] }>)
+        .filter(([, operation]) => (operation.security ?? []).length > 0)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    const covered = new Set(MATRIX_ROWS.map((row) => row.operation));
+    expect(secured.filter((operation) => !covered.has(operation)), 'operations without a matrix row').to.deep.equal([]);
+  });
+});

@@ -1,0 +1,163 @@
+import { ADMIN } from '../helpers/fixtures.js';
+import { forgedToken, type GameWorld } from './world.js';
+
+/**
+ * How an endpoint authenticates, as the contract describes it: the publishable key alone (signup),
+ * a game client (publishable key + anonymous token), the secret key, either of those two (a
+ * player's record), a third-party key, the admin token, or the anonymous token in ?token= (the
+ * web page's entries).
+ */
+export type Auth = 'publishable' | 'client' | 'secret' | 'serverOrClient' | 'thirdParty' | 'admin' | 'pageToken';
+
+export type AuthCode = 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token';
+
+/** 'accepted': the endpoint lets the credential through; the row says what it then answers. */
+export type Verdict = AuthCode | 'accepted';
+
+export type KindKey =
+  | 'none'
+  | 'garbage'
+  | 'admin'
+  | 'thirdParty'
+  | 'revokedThirdParty'
+  | 'otherPublishable'
+  | 'otherClient'
+  | 'otherSecret'
+  | 'otherThirdParty'
+  | 'otherToken'
+  | 'forgedToken'
+  | 'publishable'
+  | 'client'
+  | 'secret';
+
+export interface CredentialKind {
+  key: KindKey;
+  name: string;
+  /** Whose credential it is: the game under test's, the other game's, or nobody's. */
+  owner: 'this' | 'other' | 'none';
+  headers(a: GameWorld, b: GameWorld): Record<string, string>;
+  verdicts: Record<Auth, Verdict>;
+}
+
+const OK = 'accepted';
+
+/** Refusals by header name: what an endpoint answers when its header is absent from a credential. */
+const noKey = { publishable: 'missing_key', client: 'missing_key', secret: 'missing_key', serverOrClient: 'missing_key', thirdParty: 'missing_key' } as const;
+
+const pk = (w: GameWorld) => ({ 'Publishable-Key': w.game.publishableKey });
+const token = (w: GameWorld) => ({ 'Anonymous-Authorization': `Bearer ${w.player.token}` });
+
+export const CREDENTIAL_KINDS: CredentialKind[] = [
+  {
+    key: 'none',
+    name: 'no credentials',
+    owner: 'none',
+    headers: () => ({}),
+    verdicts: { ...noKey, admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'garbage',
+    name: 'garbage in every credential header',
+    owner: 'none',
+    headers: () => ({
+      'Publishable-Key': 'pk_garbage',
+      'Anonymous-Authorization': 'Bearer not-a-token',
+      'Secret-Key': 'sk_garbage',
+      'Api-Key': 'tpk_garbage',
+      Authorization: 'Bearer garbage',
+    }),
+    verdicts: {
+      publishable: 'invalid_key',
+      client: 'invalid_key',
+      secret: 'invalid_key',
+      serverOrClient: 'invalid_key',
+      thirdParty: 'invalid_key',
+      admin: 'invalid_admin_token',
+      pageToken: 'invalid_token',
+    },
+  },
+  {
+    key: 'admin',
+    name: 'the admin token',
+    owner: 'none',
+    headers: () => ADMIN,
+    verdicts: { ...noKey, admin: OK, pageToken: 'missing_token' },
+  },
+  {
+    key: 'thirdParty',
+    name: "this game's third-party key",
+    owner: 'this',
+    headers: (a) => ({ 'Api-Key': a.apiKey }),
+    verdicts: { ...noKey, thirdParty: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'revokedThirdParty',
+    name: "this game's revoked third-party key",
+    owner: 'this',
+    headers: (a) => ({ 'Api-Key': a.revokedKey }),
+    verdicts: { ...noKey, thirdParty: 'invalid_key', admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'otherPublishable',
+    name: "the other game's publishable key",
+    owner: 'other',
+    headers: (_a, b) => pk(b),
+    verdicts: { ...noKey, publishable: OK, client: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'otherClient',
+    name: "the other game's publishable key and token",
+    owner: 'other',
+    headers: (_a, b) => ({ ...pk(b), ...token(b) }),
+    verdicts: { ...noKey, publishable: OK, client: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+  },
+  {
+    key: 'otherSecret',
+    name: "the other game's secret key",
+    owner: 'other',
+    headers: (_a, b) => ({ 'Secret-Key': b.game.secretKey }),
+    verdicts: { ...noKey, secret: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'otherThirdParty',
+    name: "the other game's third-party key",
+    owner: 'other',
+    headers: (_a, b) => ({ 'Api-Key': b.apiKey }),
+    verdicts: { ...noKey, thirdParty: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'otherToken',
+    name: "this game's publishable key with the other game's token",
+    owner: 'this',
+    headers: (a, b) => ({ ...pk(a), ...token(b) }),
+    verdicts: { ...noKey, publishable: OK, client: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: OK },
+  },
+  {
+    key: 'forgedToken',
+    name: "this game's publishable key with a forged token",
+    owner: 'this',
+    headers: (a) => ({ ...pk(a), 'Anonymous-Authorization': forgedToken(a) }),
+    verdicts: { ...noKey, publishable: OK, client: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: 'invalid_token' },
+  },
+  {
+    key: 'publishable',
+    name: "this game's publishable key alone",
+    owner: 'this',
+    headers: (a) => pk(a),
+    verdicts: { ...noKey, publishable: OK, client: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+  {
+    key: 'client',
+    name: "this game's publishable key and token",
+    owner: 'this',
+    headers: (a) => ({ ...pk(a), ...token(a) }),
+    verdicts: { ...noKey, publishable: OK, client: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+  },
+  {
+    key: 'secret',
+    name: "this game's secret key",
+    owner: 'this',
+    headers: (a) => ({ 'Secret-Key': a.game.secretKey }),
+    verdicts: { ...noKey, secret: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+  },
+];

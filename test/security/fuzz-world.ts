@@ -1,0 +1,51 @@
+import { api } from '../helpers/context.js';
+import { createGame, createLeaderboard, signup, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import { createClan, createThirdPartyKey, serverReport } from './world.js';
+
+/**
+ * A game to fuzz, built so that even a valid score report changes nothing: on every leaderboard
+ * `player` already holds the best score a report could reach (the bound, or the largest double).
+ * Fuzzed reports are made as `player`, so "nothing changed" is the property for every score, however
+ * hostile; `rival` (below the top) is only ever read.
+ */
+export interface FuzzWorld {
+  game: TestGame;
+  /** desc, scores 0-100. */
+  board: string;
+  /** desc, unbounded: player holds Number.MAX_VALUE. */
+  open: string;
+  /** asc, unbounded: player holds -Number.MAX_VALUE. */
+  lowest: string;
+  /** clan leaderboard, desc, scores 0-100. */
+  clanBoard: string;
+  clan: string;
+  device: string;
+  player: TestPlayer;
+  rival: TestPlayer;
+  /** A player without any score. */
+  unscored: TestPlayer;
+  steamId: string;
+  apiKey: string;
+  keyId: string;
+}
+
+export async function buildFuzzWorld(): Promise<FuzzWorld> {
+  const game = await createGame();
+  const secret = { 'Secret-Key': game.secretKey };
+  const [board, open, lowest, clanBoard, clan] = await Promise.all([
+    createLeaderboard(game, { min_score: 0, max_score: 100 }),
+    createLeaderboard(game),
+    createLeaderboard(game, { sort_order: 'asc' }),
+    createLeaderboard(game, { type: 'clan', min_score: 0, max_score: 100 }),
+    createClan(game),
+  ]);
+  const device = uniqueId('device');
+  const [player, rival, unscored] = await Promise.all([signup(game, device), signup(game), signup(game)]);
+  const steamId = uniqueId('steam');
+  await api().patch(`/api/v1/server/players/${player.playerId}`).set(secret).send({ clan_id: clan, aliases: { steam: steamId } }).expect(200);
+  await api().patch(`/api/v1/server/players/${rival.playerId}`).set(secret).send({ clan_id: clan }).expect(200);
+  await serverReport(game, player.playerId, [100, Number.MAX_VALUE, -Number.MAX_VALUE, 100], [board, open, lowest, clanBoard]);
+  await serverReport(game, rival.playerId, [40, 40, 40, 40], [board, open, lowest, clanBoard]);
+  const { apiKey, keyId } = await createThirdPartyKey(game);
+  return { game, board, open, lowest, clanBoard, clan, device, player, rival, unscored, steamId, apiKey, keyId };
+}

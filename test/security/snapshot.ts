@@ -1,0 +1,49 @@
+import { testEngine } from '../helpers/context.js';
+
+/**
+ * Everything a game has stored: its rows in PostgreSQL and the live rankings of its leaderboards in
+ * Redis. Two snapshots deep-equal exactly when a request changed nothing the game owns.
+ */
+export interface GameState {
+  rows: Record<string, unknown[]>;
+  rankings: Record<string, { scores: string[]; clans: string[]; members: Record<string, string> }>;
+}
+
+const TABLES: Record<string, string> = {
+  games: 'SELECT * FROM games WHERE id = $1',
+  leaderboards: 'SELECT * FROM leaderboards WHERE game_id = $1 ORDER BY id',
+  players: 'SELECT * FROM players WHERE game_id = $1 ORDER BY id',
+  clans: 'SELECT * FROM clans WHERE game_id = $1 ORDER BY clan_id',
+  player_aliases: 'SELECT * FROM player_aliases WHERE game_id = $1 ORDER BY alias_type, alias_id',
+  third_party_keys: 'SELECT * FROM third_party_keys WHERE game_id = $1 ORDER BY id',
+  scores: `SELECT s.* FROM scores s JOIN leaderboards l ON l.id = s.leaderboard_id
+           WHERE l.game_id = $1 ORDER BY s.leaderboard_id, s.player_id`,
+  clan_scores: `SELECT c.* FROM clan_scores c JOIN leaderboards l ON l.id = c.leaderboard_id
+                WHERE l.game_id = $1 ORDER BY c.leaderboard_id, c.clan_id`,
+};
+
+export async function snapshotGame(gameId: string): Promise<GameState> {
+  const engine = testEngine();
+  const tables = await Promise.all(
+    Object.entries(TABLES).map(async ([table, sql]) => [table, (await engine.pool.query(sql, [gameId])).rows] as const),
+  );
+  const rows = Object.fromEntries(tables);
+  const boards = rows.leaderboards as { id: number }[];
+  const rankings = await Promise.all(
+    boards.map(async (board) => {
+      const keys = engine.rankings.keys({ internalId: board.id });
+      const [scores, clans, members] = await Promise.all([
+        engine.redis.zrange(keys.scores, '0', '-1', 'WITHSCORES'),
+        engine.redis.zrange(keys.clans, '0', '-1', 'WITHSCORES'),
+        engine.redis.hgetall(keys.members),
+      ]);
+      return [String(board.id), { scores, clans, members }] as const;
+    }),
+  );
+  return { rows, rankings: Object.fromEntries(rankings) };
+}
+
+/** Snapshots of several games at once (the matrix watches the game under test and the other one). */
+export function snapshotGames(gameIds: string[]): Promise<GameState[]> {
+  return Promise.all(gameIds.map(snapshotGame));
+}
