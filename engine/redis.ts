@@ -109,6 +109,13 @@ function withIncludes(file: string): string {
   );
 }
 
+/** The full text of one engine script, includes expanded (for measurements and tooling). */
+export function scriptSource(name: string): { numberOfKeys: number; lua: string } {
+  const script = loadScriptSources().find((candidate) => candidate.name === name);
+  if (!script) throw new Error(`no Lua script named ${name}`);
+  return script;
+}
+
 function defineScripts(client: RedisClient): void {
   for (const { name, numberOfKeys, lua } of loadScriptSources()) {
     client.defineCommand(name, { numberOfKeys, lua });

@@ -24,6 +24,8 @@ export interface DriveResult {
   p99: number;
   errors: number;
   requests: number;
+  /** Every request sent, warm-up and probe included: what the server's CPU time is divided by. */
+  sent: number;
 }
 
 async function main(): Promise<void> {
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   const body = await response.text();
   const probe = { status: response.status, body: body.slice(0, 300) };
   if (response.status === 404 && /"code"\s*:\s*"not_found"/.test(body)) {
-    return print({ missing: true, probe, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0 });
+    return print({ missing: true, probe, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0, sent: 1 });
   }
 
   const options = {
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     // Every request is rebuilt with a random player, score, offset or token.
     requests: [{ setupRequest: () => make() }],
   };
-  await autocannon({ ...options, duration: input.warmup });
+  const warmup = await autocannon({ ...options, duration: input.warmup });
   const result = await autocannon({ ...options, duration: input.duration });
   print({
     missing: false,
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     p99: result.latency.p99,
     errors: result.non2xx + result.errors, // autocannon counts timeouts among errors
     requests: result.requests.total,
+    sent: 1 + warmup.requests.total + result.requests.total,
   });
 }
 

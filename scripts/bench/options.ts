@@ -1,6 +1,12 @@
+import { SERVICE_SCENARIOS } from './scenarios.js';
+
 /** Command-line options of `npm run bench`; everything else is fixed so runs stay comparable. */
 export interface BenchOptions {
   quick: boolean;
+  /** Run the API and the worker under --cpu-prof (profiles in .artifacts/bench/profiles/). */
+  profile: boolean;
+  /** Service scenarios to run (kinds, e.g. report,record); all when empty. For profiling one path. */
+  only: string[];
   players: number;
   /** Measured seconds per scenario, after the warm-up. */
   duration: number;
@@ -14,23 +20,33 @@ export interface BenchOptions {
 
 export function parseOptions(argv: string[]): BenchOptions {
   let quick = false;
+  let profile = false;
+  let only: string[] = [];
   let players: number | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
-    else if (arg === '--players' || arg.startsWith('--players=')) {
+    else if (arg === '--profile') profile = true;
+    else if (arg === '--only' || arg.startsWith('--only=')) {
+      only = (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[(i += 1)] ?? '')).split(',').filter(Boolean);
+      const kinds = SERVICE_SCENARIOS.map((s) => s.kind as string);
+      const unknown = only.filter((kind) => !kinds.includes(kind));
+      if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}; the kinds are ${kinds.join(', ')}.`);
+    }    else if (arg === '--players' || arg.startsWith('--players=')) {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
       players = Number(value);
       if (!Number.isInteger(players) || players < 1000 || players > 50_000_000) {
         throw new Error(`--players must be a whole number from 1000 to 50000000, not '${value}'.`);
       }
     } else {
-      throw new Error(`Unknown option '${arg}'. Use --quick and/or --players N.`);
+      throw new Error(`Unknown option '${arg}'. Use --quick, --players N, --profile, --only KIND[,KIND].`);
     }
   }
   const boardSize = players ?? (quick ? 50_000 : 1_000_000);
   return {
     quick,
+    profile,
+    only,
     players: boardSize,
     duration: quick ? 3 : 10,
     warmup: quick ? 1 : 3,

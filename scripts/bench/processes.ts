@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
  * Every process the bench starts goes through here, each as the leader of its own process group
@@ -15,7 +15,7 @@ export interface Started {
 const running = new Set<Started>();
 
 export function startNode(name: string, args: string[], env: NodeJS.ProcessEnv, logFile?: string): Started {
-  const log = logFile ? openSync(logFile, 'a') : undefined;
+  const log = logFile ? openSync(logFile, 'w') : undefined;
   const output = log ?? 'pipe';
   const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', output, log ?? 'inherit'] });
   if (log !== undefined) closeSync(log); // the child holds its own descriptor
@@ -27,6 +27,11 @@ export function startNode(name: string, args: string[], env: NodeJS.ProcessEnv, 
   running.add(started);
   void started.exited.then(() => running.delete(started));
   return started;
+}
+
+/** The process groups of everything the bench runs, itself included. */
+export function benchGroups(own: number): Set<number> {
+  return new Set([own, ...[...running].map((started) => started.child.pid!)]);
 }
 
 /** SIGTERM to the process group, then SIGKILL if it has not exited within the grace period. */
@@ -81,11 +86,57 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 60_
   throw new Error(`${started.name} did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
+/**
+ * Waits until the process has forked `children` processes (0: none) and they have all gone quiet:
+ * with node:cluster the port answers as soon as the first one listens, while the others are still
+ * loading modules and connecting, which would otherwise land in the first scenario's figures.
+ */
+export async function waitUntilSettled(started: Started, children: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  while (Date.now() < deadline) {
+    const forked = childPids(started.child.pid!).length;
+    const used = cpuSeconds(started);
+    if (forked >= children && used - last < 0.02) return; // under 2 ticks in 300 ms: idle
+    last = used;
+    await sleep(300);
+  }
+  throw new Error(`${started.name} did not settle within ${timeoutMs / 1000} s`);
+}
+
 /** Peak resident memory (VmHWM, MB) of the process and of the processes it forked, the largest one. */
 export function peakRssMb(started: Started): number {
   const pid = started.child.pid!;
   const pids = [pid, ...childPids(pid)];
   return Math.max(0, ...pids.map(vmHwmMb));
+}
+
+/** Resets the peak (clear_refs 5), so the next peakRssMb covers only what ran in between. */
+export function resetPeakRss(started: Started): void {
+  const pid = started.child.pid!;
+  for (const each of [pid, ...childPids(pid)]) {
+    try {
+      writeFileSync(`/proc/${each}/clear_refs`, '5');
+    } catch {
+      // not permitted here: the peak then covers the process's whole life, start-up included
+    }
+  }
+}
+
+/** CPU seconds (user + system) the process and the processes it forked have used so far. */
+export function cpuSeconds(started: Started): number {
+  const pid = started.child.pid!;
+  let ticks = 0;
+  for (const each of [pid, ...childPids(pid)]) {
+    try {
+      const stat = readFileSync(`/proc/${each}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks / 100; // USER_HZ
 }
 
 function childPids(pid: number): number[] {

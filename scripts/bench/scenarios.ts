@@ -1,5 +1,5 @@
 import { TokenCodec } from '../../engine/tokens.js';
-import { BOARDS, playerId, randomBelow } from './fixtures.js';
+import { BOARDS, REPORTED_SCORE_CEILING, playerId, randomBelow } from './fixtures.js';
 
 /** What a load driver needs to build requests: credentials and the shape of the seeded data. */
 export interface ScenarioContext {
@@ -59,7 +59,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
   const range = scenario.players ?? ctx.players;
   const board = encodeURIComponent(scenario.board);
   const player = () => playerId(randomBelow(range));
-  const score = () => randomBelow(2_000_000);
+  const score = () => randomBelow(REPORTED_SCORE_CEILING);
   const tokens = needsTokens(scenario.kind) ? mintTokens(ctx, range) : [];
   const token = () => tokens[randomBelow(tokens.length)]!;
   const client = () => ({ 'publishable-key': ctx.publishableKey, 'anonymous-authorization': token() });

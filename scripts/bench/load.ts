@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { projectRoot } from '../../engine/paths.js';
+import type { DriveInput, DriveResult } from './drive.js';
+import { cpuSnapshot, otherCores, ownProcessGroup } from './machine-load.js';
+import { benchGroups, cpuSeconds, peakRssMb, resetPeakRss, runNode, type Started } from './processes.js';
+import type { Scenario, ScenarioContext } from './scenarios.js';
+
+export interface ScenarioRun extends DriveResult {
+  label: string;
+  method: 'GET' | 'POST';
+  processes: number;
+  target: 'api' | 'bare';
+  /** Peak RSS (MB) of the largest server process during this scenario, warm-up included. */
+  rssMb?: number;
+  /**
+   * CPU time (user + system) the server's processes spent per request, in microseconds: unlike
+   * req/s, hardly moved by other work competing for the machine.
+   */
+  cpuMicros?: number;
+  /** Cores' worth of CPU the persistence worker used meanwhile (its periodic jobs compete for the machine too). */
+  workerCores?: number;
+  /** Cores' worth of CPU other work on the machine used meanwhile (0 on a quiet machine). */
+  otherCores?: number;
+}
+
+/** Drives one scenario from a fresh load-driver process and returns its figures. */
+export async function runScenario(
+  port: number,
+  scenario: Scenario,
+  ctx: ScenarioContext,
+  timing: { duration: number; warmup: number; connections: number },
+  meta: { processes: number; target: 'api' | 'bare' },
+  processes: { server?: Started; worker?: Started } = {},
+): Promise<ScenarioRun> {
+  const { server, worker } = processes;
+  const input: DriveInput = { url: `http://127.0.0.1:${port}`, scenario, ctx, ...timing };
+  const env = { ...process.env, BENCH_DRIVE: JSON.stringify(input) };
+  const script = path.join(projectRoot, 'dist', 'scripts', 'bench', 'drive.js');
+  const timeoutMs = (timing.duration + timing.warmup) * 1000 + 60_000;
+  if (server) resetPeakRss(server);
+  const own = ownProcessGroup();
+  const before = cpuSnapshot(benchGroups(own));
+  const serverCpu = server ? cpuSeconds(server) : 0;
+  const workerCpu = worker ? cpuSeconds(worker) : 0;
+  const started = Date.now();
+  const stdout = await runNode(`load driver (${scenario.label})`, [script], env, timeoutMs);
+  const others = otherCores(before, cpuSnapshot(benchGroups(own)));
+  const result = JSON.parse(stdout.trim().split('\n').pop()!) as DriveResult;
+  const run: ScenarioRun = { ...result, label: scenario.label, method: scenario.method, ...meta };
+  if (!run.missing) {
+    const seconds = (Date.now() - started) / 1000;
+    run.otherCores = others;
+    if (server) run.rssMb = peakRssMb(server);
+    if (server) run.cpuMicros = ((cpuSeconds(server) - serverCpu) * 1e6) / run.sent;
+    if (worker) run.workerCores = (cpuSeconds(worker) - workerCpu) / seconds;
+  }
+  process.stderr.write(`  ${describe(run)}\n`);
+  return run;
+}
+
+function describe(run: ScenarioRun): string {
+  const head = `${run.target} x${run.processes} ${run.label}:`;
+  if (run.missing) return `${head} n/a (endpoint missing)`;
+  const probe = run.probe.status >= 300 ? ` (probe answered ${run.probe.status}: ${run.probe.body.slice(0, 120)})` : '';
+  const rss = run.rssMb ? `, peak RSS ${Math.round(run.rssMb)} MB` : '';
+  const others = run.otherCores ? `, other work ${run.otherCores.toFixed(2)} cores` : '';
+  const worker = run.workerCores ? `, worker ${run.workerCores.toFixed(2)} cores` : '';
+  const cpu = run.cpuMicros ? `, ${Math.round(run.cpuMicros)} us CPU/req` : '';
+  return `${head} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.errors} errors${cpu}${rss}${worker}${others}${probe}`;
+}
+
+/** A scenario that could not run because a route it needs is not built yet. */
+export function missingRun(scenario: Scenario, meta: { processes: number; target: 'api' | 'bare' }, why: string): ScenarioRun {
+  const run: ScenarioRun = {
+    missing: true, probe: { status: 404, body: why }, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0, sent: 0,
+    label: scenario.label, method: scenario.method, ...meta,
+  };
+  process.stderr.write(`  ${describe(run)}: ${why}\n`);
+  return run;
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { loadConfig } from '../../engine/config.js';
+import { ensureDatabase, migrate } from '../../engine/db.js';
+import { createEngine, type Engine } from '../../engine/engine.js';
+import { createLogger } from '../../engine/logger.js';
+import { projectRoot } from '../../engine/paths.js';
+import { ensureServices } from '../services.js';
+import { BENCH_DATABASE, BOARDS } from './fixtures.js';
+import { parseOptions } from './options.js';
+import { apiPhase, barePhase } from './phases.js';
+import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
+import { memoryPerEntry, rankReadCost } from './redis-figures.js';
+import { renderMarkdown, writeReport } from './report.js';
+import { emptyResults, type BenchResults } from './results.js';
+import type { ScenarioContext } from './scenarios.js';
+import { resetBenchData, seed } from './seed.js';
+import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
+import { evaluateTargets } from './targets.js';
+import { backlogDrain } from './worker-figures.js';
+
+/**
+ * `npm run bench [-- --quick] [-- --players N]`: seeds the bench database and key prefix, measures
+ * the bare Express ceiling and the service (API with 1 and 2 processes, worker apart), and writes
+ * the table to .artifacts/bench/. Exits 0 whenever it completes, whatever the figures.
+ */
+const OUTPUT_DIR = path.join(projectRoot, '.artifacts', 'bench');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const results = emptyResults(options);
+  const setup = await prepareSetup(options.profile);
+  const redis = new Redis(setup.redisUrl, { lazyConnect: false });
+  let engine: Engine | undefined;
+  try {
+    log(`Resetting ${BENCH_DATABASE} and the bench's Redis keys`);
+    await resetBenchData(setup.databaseUrl, redis);
+    await ensureDatabase(setup.databaseUrl);
+    await migrate(setup.databaseUrl);
+    results.machine = await machineInfo(redis, setup);
+    engine = await createEngine(loadConfig(serviceEnv(setup)), createLogger('warn'));
+
+    log(`Seeding ${options.players} players (main, clan and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
+    const started = Date.now();
+    const seeded = await seed(engine, redis, options.players, options.smallBoard);
+    results.seedSeconds = (Date.now() - started) / 1000;
+    log(`  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`);
+
+    const ctx: ScenarioContext = {
+      gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
+      apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
+    };
+    let worker = await startWorker(setup);
+    // The ceiling right before the service with the same process count: the machine's speed drifts.
+    for (const processes of [1, 2]) {
+      log(`Bare Express 5, ${processes} process(es)`);
+      await barePhase(setup, options, ctx, results, processes, worker);
+      log(`Service, ${processes} API process(es), worker apart`);
+      await apiPhase(setup, options, ctx, results, processes, worker);
+    }
+
+    log('Rank read in Redis: small board vs main board, same players');
+    const small = await rankReadCost(redis, engine, seeded.boards[BOARDS.small]!, options.smallBoard);
+    const large = await rankReadCost(redis, engine, seeded.boards[BOARDS.main]!, options.smallBoard);
+    results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
+    results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
+
+    log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
+    results.worker.peakRssMb = peakRssMb(worker);
+    await stop(worker);
+    results.worker.backlog = await backlogDrain(engine, seeded.boards[BOARDS.main]!, options.backlog, async () => {
+      worker = await startWorker(setup, 'worker-backlog');
+    });
+    results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
+
+    results.memory.individual = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.main]!);
+    results.memory.clan = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.clans]!);
+    results.machine.loadAverage.end = os.loadavg()[0]!;
+  } finally {
+    await stopAll();
+    await engine?.close().catch(() => undefined);
+    // A million-entry board holds ~250 MB of the Redis that dev and tests share: give it back.
+    await resetBenchData(setup.databaseUrl, redis).catch((error: unknown) => log(`could not remove the bench data: ${String(error)}`));
+    redis.disconnect();
+  }
+  report(results);
+}
+
+function report(results: BenchResults): void {
+  const checks = evaluateTargets(results);
+  const markdown = renderMarkdown(results, checks);
+  const files = writeReport(OUTPUT_DIR, results, checks, markdown);
+  process.stdout.write(`\n${markdown}\n`);
+  for (const c of checks) process.stdout.write(`${c.status.padEnd(4)}  ${c.target}: ${c.measured}\n`);
+  process.stdout.write(`\nWritten: ${files.map((f) => path.relative(projectRoot, f)).join(', ')}\n`);
+}
+
+/** Redis and PostgreSQL as the other scripts find them, but always the bench's own database. */
+async function prepareSetup(profile: boolean): Promise<ServiceSetup> {
+  const env = { ...process.env };
+  if (env.DATABASE_URL) {
+    const url = new URL(env.DATABASE_URL);
+    url.pathname = `/${BENCH_DATABASE}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const services = await ensureServices(BENCH_DATABASE, env, log);
+  const logDir = path.join(OUTPUT_DIR, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  if (profile) mkdirSync(path.join(OUTPUT_DIR, 'profiles'), { recursive: true });
+  return {
+    ...services,
+    apiPort: await freePort(),
+    barePort: await freePort(),
+    workerMetricsPort: await freePort(),
+    adminToken: randomBytes(24).toString('base64url'),
+    tokenSecret: randomBytes(24).toString('base64url'),
+    logDir,
+    ...(profile && { profileDir: path.join(OUTPUT_DIR, 'profiles') }),
+  };
+}
+
+async function machineInfo(redis: Redis, setup: ServiceSetup): Promise<BenchResults['machine']> {
+  const info = await redis.info('server');
+  const client = new pg.Client({ connectionString: setup.databaseUrl });
+  await client.connect();
+  try {
+    const postgres = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    return {
+      cpus: os.availableParallelism(),
+      node: process.version,
+      redis: /redis_version:(\S+)/.exec(info)?.[1] ?? '?',
+      postgres,
+      loadAverage: { start: os.loadavg()[0]!, end: 0 },
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log(`\n${signal}: stopping every process the bench started`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+process.on('exit', killAllNow);
+
+main().catch(async (error: unknown) => {
+  log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { BOARDS } from './fixtures.js';
+import { missingRun, runScenario } from './load.js';
+import type { BenchOptions } from './options.js';
+import { stop, type Started } from './processes.js';
+import type { BenchResults } from './results.js';
+import { BARE_SCENARIOS, SERVICE_SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js';
+import { startApi, startBare, type ServiceSetup } from './service.js';
+import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
+
+const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
+
+/** The ceiling: the bare app's GET and POST with `processes` processes. */
+export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started): Promise<void> {
+  const bare = await startBare(setup, processes);
+  try {
+    for (const scenario of BARE_SCENARIOS) {
+      results.runs.push(await runScenario(setup.barePort, scenario, ctx, timing(options), { processes, target: 'bare' }, { server: bare, worker }));
+    }
+  } finally {
+    await stop(bare);
+  }
+}
+
+/**
+ * Every service scenario against the API with `processes` processes (the worker already running).
+ * The report scenario also yields the worker's lag and the time to drain after it.
+ */
+export async function apiPhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started): Promise<void> {
+  const api = await startApi(setup, processes);
+  const watched = { server: api, worker };
+  try {
+    ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
+    const pending = () => readyzPending(setup.apiPort);
+    const selected = SERVICE_SCENARIOS.filter((s) => options.only.length === 0 || options.only.includes(s.kind));
+    for (const scenario of selected) {
+      const meta = { processes, target: 'api' as const };
+      if (scenario.kind === 'third-party-page' && !ctx.apiKey) {
+        results.runs.push(missingRun(scenario, meta, 'POST /api/v1/server/third_party_keys is missing'));
+        continue;
+      }
+      if (scenario.kind !== 'report') {
+        results.runs.push(await runScenario(setup.apiPort, scenario, ctx, timing(options), meta, watched));
+        if (scenario.method === 'POST') await timeUntilDrained(pending, 60_000); // start the next one clean
+        continue;
+      }
+      const before = await scrapeLag(setup.workerMetricsPort);
+      const watcher = watchPending(pending);
+      const run = await runScenario(setup.apiPort, scenario, ctx, timing(options), meta, watched);
+      const drained = timeUntilDrained(pending, 60_000);
+      const maxPending = await watcher.stop();
+      const drainMs = await drained;
+      const after = await scrapeLag(setup.workerMetricsPort);
+      results.runs.push(run);
+      const p99 = lagQuantile(before, after, 0.99);
+      results.worker.report.push({ processes, lagP50: lagQuantile(before, after, 0.5).seconds, lagP99: p99.seconds, observations: p99.observations, maxPending, drainMs });
+    }
+    if (processes === 1 && selected.some((s) => s.kind === 'record')) await rankReadOverHttp(setup, options, ctx, results, watched);
+    const underLoad = results.runs.filter((run) => run.target === 'api' && run.processes === processes);
+    results.apiPeakRssMb.push({ processes, mb: Math.max(0, ...underLoad.map((run) => run.rssMb ?? 0)) });
+  } finally {
+    await stop(api);
+  }
+}
+
+/** The same record read on the small board and on the big one, on the same players. */
+async function rankReadOverHttp(
+  setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, watched: { server: Started; worker: Started },
+): Promise<void> {
+  for (const [size, board] of [['small', BOARDS.small], ['large', BOARDS.main]] as const) {
+    const scenario: Scenario = { label: `record read, ${board} board, first ${options.smallBoard} players`, kind: 'record', method: 'GET', board, players: options.smallBoard };
+    const run = await runScenario(setup.apiPort, scenario, ctx, timing(options), { processes: 1, target: 'api' }, watched);
+    results.runs.push(run);
+    results.rankRead[size] = { entries: 0, serverMicros: 0, wallMicros: 0, ...results.rankRead[size], rps: run.missing ? null : run.rps };
+  }
+}
+
+/** A third-party key through the API (POST /api/v1/server/third_party_keys); null while that route is missing. */
+async function createThirdPartyKey(setup: ServiceSetup, ctx: ScenarioContext): Promise<string | null> {
+  const response = await fetch(`http://127.0.0.1:${setup.apiPort}/api/v1/server/third_party_keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'secret-key': ctx.secretKey },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  const body = (await response.json().catch(() => ({}))) as { api_key?: string };
+  if (response.status === 201 && body.api_key) return body.api_key;
+  if (response.status === 404) return null;
+  // The route exists but failed: run the scenario anyway, so its errors show in the table.
+  process.stderr.write(`  creating a third-party key answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}\n`);
+  return 'tpk_not_created';
+}

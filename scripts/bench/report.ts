@@ -1,0 +1,88 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bareFor, type BenchResults } from './results.js';
+import type { TargetCheck } from './targets.js';
+
+const num = (n: number) => Math.round(n).toLocaleString('en-US');
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+
+/** The table of a run, as markdown: scenarios, worker, memory, rank read, then the targets. */
+export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): string {
+  const { options, machine } = results;
+  const lines = [
+    `# Benchmark ${results.startedAt}`,
+    '',
+    `${num(options.players)} players; ${options.duration} s per scenario after ${options.warmup} s of warm-up, ` +
+      `${options.connections} connections; ${machine.cpus} CPUs, Node ${machine.node}, Redis ${machine.redis}, ` +
+      `PostgreSQL ${machine.postgres}. Seeding took ${results.seedSeconds.toFixed(1)} s. ` +
+      'req/s is the median of per-second samples; errors are non-2xx answers plus socket errors and timeouts.',
+    '',
+    `Load average (1 min) ${machine.loadAverage.start.toFixed(2)} before the run, ${machine.loadAverage.end.toFixed(2)} at its end. ` +
+      '"other work" is the CPU that processes outside the bench, Redis and PostgreSQL used during each scenario: ' +
+      'anything above ~0.1 core means the figure was taken on a busy machine. "worker CPU" is the persistence ' +
+      'worker\'s, which shares the machine (persisting reports, and its periodic clan reconciliation). "server CPU us/req" (the API or bare ' +
+      'processes\' own CPU time per request, warm-up included) is hardly moved by that.',
+    '',
+    row(['scenario', 'processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare (same method)', 'p99 vs bare', 'server CPU us/req', 'peak RSS MB', 'worker CPU (cores)', 'other work (cores)']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const run of results.runs) {
+    if (run.missing) {
+      lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
+      continue;
+    }
+    const bare = run.target === 'api' ? bareFor(results, run) : undefined;
+    const ratio = bare ? `${Math.round((run.rps / bare.rps) * 100)}% of ${run.method}` : '';
+    const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
+    const rss = run.rssMb ? num(run.rssMb) : '';
+    const others = run.otherCores === undefined ? '' : run.otherCores.toFixed(2);
+    const cpu = run.cpuMicros === undefined ? '' : num(run.cpuMicros);
+    const worker = run.workerCores === undefined ? '' : run.workerCores.toFixed(2);
+    lines.push(row([run.label, run.processes, num(run.rps), run.p50, run.p99, num(run.errors), ratio, p99, cpu, rss, worker, others]));
+  }
+
+  lines.push('', '## Worker', '', row(['figure', 'value']), row(['---', '---']));
+  for (const lag of results.worker.report) {
+    const n = `${lag.processes} API process${lag.processes > 1 ? 'es' : ''}`;
+    lines.push(row([`PostgreSQL lag during report_score, ${n} (p50 / p99, bucket bounds)`, `<= ${lag.lagP50} s / <= ${lag.lagP99} s over ${num(lag.observations)} writes`]));
+    lines.push(row([`largest pending_persistence seen during it, ${n}`, num(lag.maxPending)]));
+    lines.push(row([`time to pending_persistence 0 after it, ${n}`, lag.drainMs === null ? 'did not drain' : `${lag.drainMs} ms`]));
+  }
+  const backlog = results.worker.backlog;
+  if (backlog) {
+    lines.push(row(['backlog drained (distinct score changes)', num(backlog.changes)]));
+    lines.push(row(['drain rate once writing', backlog.rate ? `${num(backlog.rate)} changes/s` : 'did not drain']));
+    lines.push(row(['drain time from worker spawn (start-up included)', backlog.totalMs === null ? 'did not drain' : `${(backlog.totalMs / 1000).toFixed(1)} s`]));
+  }
+  lines.push(row(['worker peak RSS', `${results.worker.peakRssMb.toFixed(0)} MB`]));
+  for (const api of results.apiPeakRssMb) lines.push(row([`API peak RSS under load, largest process (${api.processes} processes)`, `${api.mb.toFixed(0)} MB`]));
+
+  lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
+  for (const [name, memory] of Object.entries(results.memory)) {
+    if (!memory) continue;
+    const parts = Object.entries(memory.bytes).map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`).join(', ');
+    lines.push(row([`bytes per ranked entry, ${name} board (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]));
+  }
+  for (const [board, cost] of [['small', results.rankRead.small], ['main', results.rankRead.large]] as const) {
+    if (!cost) continue;
+    const http = cost.rps ? `, HTTP record read ${num(cost.rps)} req/s` : '';
+    lines.push(row([`rank read, ${board} board (${num(cost.entries)} entries)`, `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`]));
+  }
+
+  lines.push('', '## Targets (issue 6)', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
+  for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
+  return lines.join('\n') + '\n';
+}
+
+/** Writes bench-<time>.md/.json and latest.md/.json into the git-ignored folder; returns the paths. */
+export function writeReport(dir: string, results: BenchResults, checks: TargetCheck[], markdown: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, '-');
+  const json = JSON.stringify({ ...results, targets: checks }, null, 2);
+  const files = [`bench-${stamp}.md`, 'latest.md', `bench-${stamp}.json`, 'latest.json'].map((f) => path.join(dir, f));
+  writeFileSync(files[0]!, markdown);
+  writeFileSync(files[1]!, markdown);
+  writeFileSync(files[2]!, json);
+  writeFileSync(files[3]!, json);
+  return [files[0]!, files[2]!];
+}

@@ -1,0 +1,188 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Redis } from 'ioredis';
+import type { Engine } from '../../engine/engine.js';
+import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
+import { leaderboardKeys } from '../../engine/keys.js';
+import {
+  BENCH_DATABASE, BENCH_PREFIX, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
+} from './fixtures.js';
+
+export interface SeededGame {
+  gameId: string;
+  publishableKey: string;
+  secretKey: string;
+  boards: Record<string, Leaderboard>;
+  /** Seconds each store took; they are written at the same time. */
+  seconds: { postgres: number; redis: number };
+}
+
+const COPY_CHUNK = 10_000; // rows per write to the COPY stream
+const REDIS_CHUNK = 5_000; // members per ZADD/HSET
+const REDIS_CHUNKS_PER_PIPELINE = 20;
+
+/** Drops the bench database and the bench's Redis keys: before a run (same start every time) and after it. */
+export async function resetBenchData(databaseUrl: string, redis: Redis): Promise<void> {
+  const url = new URL(databaseUrl);
+  if (url.pathname !== `/${BENCH_DATABASE}`) throw new Error(`refusing to drop ${url.pathname}: not the bench database`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+  let cursor = '0';
+  for (let round = 0; round < 100_000; round += 1) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${BENCH_PREFIX}:*`, 'COUNT', 10_000);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+    if (cursor === '0') return;
+  }
+  throw new Error('Redis SCAN did not finish');
+}
+
+/**
+ * Creates the game and its leaderboards through the engine (real keys, real rows), then fills
+ * them in bulk, both stores at once: PostgreSQL by COPY, Redis by pipelined ZADD/HSET, laid out
+ * exactly as a rebuild would leave them (scores, clan members, clan totals and counts, ready marks).
+ */
+export async function seed(engine: Engine, redis: Redis, players: number, smallBoard: number): Promise<SeededGame> {
+  const game = await engine.games.create('bench');
+  const boards: Record<string, Leaderboard> = {};
+  const definitions: [string, 'individual' | 'clan'][] = [
+    [BOARDS.main, 'individual'], [BOARDS.clans, 'clan'], [BOARDS.small, 'individual'],
+    ...BOARDS.server.map((id): [string, 'individual'] => [id, 'individual']),
+  ];
+  for (const [id, type] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, { type })).leaderboard;
+
+  const ids = Array.from({ length: players }, (_, i) => playerId(i));
+  const memberClans = ids.map((_, i) => clanOf(i, players));
+  const clans = Array.from({ length: clanCount(players) }, (_, i) => `c${i}`);
+  const mainScores = randomInts(1, players, SEEDED_SCORE_CEILING);
+  const clanBoardScores = randomInts(2, players, SEEDED_SCORE_CEILING);
+  const smallScores = randomInts(3, smallBoard, SEEDED_SCORE_CEILING);
+  const totals = new Map<string, { total: number; count: number }>();
+  memberClans.forEach((clan, i) => {
+    const entry = totals.get(clan) ?? { total: 0, count: 0 };
+    entry.total += clanBoardScores[i]!;
+    entry.count += 1;
+    totals.set(clan, entry);
+  });
+
+  const version = Date.now() * 1000; // clan total versions follow the microsecond clock
+  const clanBoard = boards[BOARDS.clans]!.internalId;
+  const scoreRows = (board: string, scores: number[]) => {
+    const internalId = boards[board]!.internalId;
+    return (i: number) => `${internalId}\t${ids[i]}\t${scores[i]}\n`;
+  };
+  // Three independent streams of rows, each on its own connection, so PostgreSQL uses every core.
+  const postgres = () =>
+    Promise.all([
+      bulk(engine.pool, async (client) => {
+        await copy(client, 'clans (game_id, clan_id, name)', clans.length, (i) => `${game.id}\t${clans[i]}\tClan ${clans[i]}\n`);
+        await copy(client, 'players (id, game_id, clan_id)', players, (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\n`);
+      }),
+      bulk(engine.pool, async (client) => {
+        await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.main, mainScores));
+        await copy(client, 'scores (leaderboard_id, player_id, score)', smallBoard, scoreRows(BOARDS.small, smallScores));
+      }),
+      bulk(engine.pool, async (client) => {
+        await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.clans, clanBoardScores));
+        const clanTotals = [...totals];
+        await copy(client, 'clan_scores (leaderboard_id, clan_id, score, version)', clanTotals.length, (i) => {
+          const [clan, { total }] = clanTotals[i]!;
+          return `${clanBoard}\t${clan}\t${total}\t${version}\n`;
+        });
+      }),
+    ]).then(async () => {
+      await engine.pool.query('ANALYZE players, scores, clan_scores');
+    });
+  const live = async () => {
+    const key = (board: string) => leaderboardKeys(BENCH_PREFIX, boards[board]!.internalId);
+    await writeSortedSet(redis, key(BOARDS.main).scores, ids, mainScores);
+    await writeSortedSet(redis, key(BOARDS.small).scores, ids.slice(0, smallBoard), smallScores);
+    const clanKeys = key(BOARDS.clans);
+    await writeSortedSet(redis, clanKeys.scores, ids, clanBoardScores);
+    await writeHash(redis, clanKeys.members, ids, memberClans);
+    await writeSortedSet(redis, clanKeys.clans, [...totals.keys()], [...totals.values()].map((t) => t.total));
+    await writeHash(redis, clanKeys.clanCounts, [...totals.keys()], [...totals.values()].map((t) => String(t.count)));
+    await Promise.all(Object.keys(boards).map((board) => redis.set(key(board).ready, '1')));
+  };
+  const timed = async (work: () => Promise<void>) => {
+    const started = Date.now();
+    await work();
+    return (Date.now() - started) / 1000;
+  };
+  const [postgresSeconds, redisSeconds] = await Promise.all([timed(postgres), timed(live)]);
+  return {
+    gameId: game.id,
+    publishableKey: game.publishableKey,
+    secretKey: game.secretKey,
+    boards,
+    seconds: { postgres: postgresSeconds, redis: redisSeconds },
+  };
+}
+
+/**
+ * Runs bulk inserts on one connection with foreign-key triggers off (session_replication_role,
+ * superuser only; skipped otherwise): the rows are generated consistent, so the per-row checks
+ * would only double the time. Indexes and constraints other than foreign keys still apply.
+ */
+async function bulk(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SET session_replication_role = replica').catch(() => undefined);
+    await work(client);
+  } finally {
+    await client.query('RESET session_replication_role').catch(() => undefined);
+    client.release();
+  }
+}
+
+/** COPY ... FROM STDIN in text format; the generated values hold no tab, newline or backslash. */
+async function copy(client: pg.PoolClient, target: string, count: number, line: (i: number) => string): Promise<void> {
+  function* chunks() {
+    for (let start = 0; start < count; start += COPY_CHUNK) {
+      let text = '';
+      for (let i = start; i < Math.min(count, start + COPY_CHUNK); i += 1) text += line(i);
+      yield text;
+    }
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+}
+
+/** Members go in score order: the skiplist then grows at one end, which Redis does ~2.5x faster. */
+async function writeSortedSet(redis: Redis, key: string, members: string[], scores: number[]): Promise<void> {
+  const order = Array.from(members, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
+  await writeChunks(members.length, (batch, from, to) => {
+    const args: (string | number)[] = [];
+    for (let k = from; k < to; k += 1) args.push(scores[order[k]!]!, members[order[k]!]!);
+    batch.zadd(key, ...args);
+  }, redis);
+}
+
+async function writeHash(redis: Redis, key: string, fields: string[], values: string[]): Promise<void> {
+  await writeChunks(fields.length, (batch, from, to) => {
+    const args: string[] = [];
+    for (let i = from; i < to; i += 1) args.push(fields[i]!, values[i]!);
+    batch.hset(key, ...args);
+  }, redis);
+}
+
+type Pipeline = ReturnType<Redis['pipeline']>;
+
+/** Large chunks, several per round trip, and a bounded number in flight so memory stays flat. */
+async function writeChunks(count: number, add: (batch: Pipeline, from: number, to: number) => void, redis: Redis): Promise<void> {
+  for (let start = 0; start < count; start += REDIS_CHUNK * REDIS_CHUNKS_PER_PIPELINE) {
+    const batch = redis.pipeline();
+    const end = Math.min(count, start + REDIS_CHUNK * REDIS_CHUNKS_PER_PIPELINE);
+    for (let from = start; from < end; from += REDIS_CHUNK) add(batch, from, Math.min(end, from + REDIS_CHUNK));
+    const results = await batch.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+}

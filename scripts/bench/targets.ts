@@ -1,0 +1,92 @@
+import { apiRun, bareFor, type BenchResults } from './results.js';
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  status: 'PASS' | 'FAIL' | 'n/a';
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const check = (target: string, measured: string, pass: boolean | undefined): TargetCheck => ({
+  target,
+  measured,
+  status: pass === undefined ? 'n/a' : pass ? 'PASS' : 'FAIL',
+});
+
+/** The targets of issue 6, each judged against this run's figures. */
+export function evaluateTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const ratio = (label: string, processes: number, minimum: number) => {
+    const run = apiRun(results, label, processes);
+    const bare = run && bareFor(results, run);
+    const target = `${label} >= ${pct(minimum)} of bare ${run?.method ?? ''} req/s (${processesLabel(processes)})`;
+    if (!run || !bare || run.missing) return check(target, run?.missing ? 'endpoint missing' : 'not measured', undefined);
+    const r = run.rps / bare.rps;
+    return check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(bare.rps)})`, r >= minimum);
+  };
+  const p99 = (processes: number) => {
+    const run = apiRun(results, 'client report_score', processes);
+    const bare = run && bareFor(results, run);
+    const target = `client report_score p99 <= 2x bare POST p99 (${processesLabel(processes)})`;
+    if (!run || !bare || run.missing) return check(target, 'not measured', undefined);
+    return check(target, `${run.p99} ms vs ${bare.p99} ms`, run.p99 <= 2 * bare.p99);
+  };
+  for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
+  checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
+
+  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results));
+  return checks;
+}
+
+const processesLabel = (n: number) => `${n} API process${n > 1 ? 'es' : ''}`;
+
+function workerChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const backlog = results.worker.backlog;
+  checks.push(
+    check(
+      'worker drains a backlog at >= 15,000 changes/s',
+      backlog?.rate ? `${Math.round(backlog.rate)} changes/s (${backlog.changes} changes)` : 'not measured',
+      backlog?.rate ? backlog.rate >= 15_000 : undefined,
+    ),
+  );
+  for (const lag of results.worker.report) {
+    const n = processesLabel(lag.processes);
+    checks.push(
+      check(`PostgreSQL lag p99 < 1 s during report_score (${n})`, `<= ${lag.lagP99} s (${lag.observations} writes)`,
+        lag.observations > 0 ? lag.lagP99 < 1 : undefined),
+      check(`pending_persistence 0 within 2 s after report_score (${n})`, lag.drainMs === null ? 'never' : `${lag.drainMs} ms`,
+        lag.drainMs !== null && lag.drainMs <= 2000),
+    );
+  }
+  return checks;
+}
+
+function memoryChecks(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const [name, memory] of Object.entries(results.memory)) {
+    if (!memory) continue;
+    checks.push(check(`Redis <= 128 bytes per ranked entry (${name} board)`, `${memory.perEntry.toFixed(1)} B`, memory.perEntry <= 128));
+  }
+  const apiRss = Math.max(0, ...results.apiPeakRssMb.map((r) => r.mb));
+  checks.push(check('API RSS <= 200 MB under load (peak, per process)', `${apiRss.toFixed(0)} MB`, apiRss > 0 ? apiRss <= 200 : undefined));
+  return checks;
+}
+
+/** Redis's own time per read (the rank's cost itself) and the HTTP record read on the same players. */
+function rankReadChecks(results: BenchResults): TargetCheck[] {
+  const { small, large } = results.rankRead;
+  if (!small || !large) return [];
+  const target = (how: string) => `rank read cost at ${large.entries} within 1.5x of at ${small.entries} (${how})`;
+  const redisRatio = large.serverMicros / small.serverMicros;
+  const checks = [
+    check(target('Redis time per read'), `${large.serverMicros.toFixed(1)} vs ${small.serverMicros.toFixed(1)} us (${redisRatio.toFixed(2)}x)`,
+      redisRatio <= 1.5),
+  ];
+  if (small.rps && large.rps) {
+    const httpRatio = small.rps / large.rps;
+    checks.push(check(target('HTTP record read'), `${Math.round(large.rps)} vs ${Math.round(small.rps)} req/s (${httpRatio.toFixed(2)}x)`,
+      httpRatio <= 1.5));
+  }
+  return checks;
+}
