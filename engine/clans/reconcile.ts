@@ -33,10 +33,10 @@ export async function reconcileClanLeaderboard(
   if (moves.length > 0) await rankings.setClans(board, moves);
 
   let repairs = moves.length;
-  const known = await clans.listIds(board.gameId);
+  const known = new Set(await clans.listIds(board.gameId));
   const ranked = await redis.zrange(k.clans, '0', '-1');
   for (const clanId of new Set([...known, ...ranked])) {
-    const members = known.includes(clanId) ? await clans.memberIds(board.gameId, clanId) : [];
+    const members = known.has(clanId) ? await clans.memberIds(board.gameId, clanId) : [];
     if (await rankings.reconcileClan(board, clanId, members)) repairs += 1;
   }
   return repairs;

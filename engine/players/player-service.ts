@@ -18,7 +18,8 @@ export interface PlayerProfile {
  * active players cost no PostgreSQL query; changes are announced to every process.
  */
 export class PlayerService {
-  private readonly cache: LRUCache<string, Player>;
+  // Profiles, not rows: the generated name (a hash) is computed once per cached player, not per read.
+  private readonly cache: LRUCache<string, PlayerProfile>;
 
   constructor(
     private readonly store: PlayerStore,
@@ -57,12 +58,12 @@ export class PlayerService {
   async getMany(gameId: string, playerIds: string[]): Promise<Map<string, PlayerProfile>> {
     const missing = playerIds.filter((id) => !this.cache.has(id));
     if (missing.length > 0) {
-      for (const player of await this.store.findMany(missing)) this.cache.set(player.id, player);
+      for (const player of await this.store.findMany(missing)) this.cache.set(player.id, profile(player));
     }
     const profiles = new Map<string, PlayerProfile>();
     for (const id of playerIds) {
       const player = this.cache.get(id);
-      if (player && player.gameId === gameId) profiles.set(id, profile(player));
+      if (player && player.gameId === gameId) profiles.set(id, player);
     }
     return profiles;
   }
@@ -72,9 +73,9 @@ export class PlayerService {
     if (!this.cache.has(playerId)) {
       const [player] = await this.store.findMany([playerId]);
       if (!player) return undefined;
-      this.cache.set(player.id, player);
+      this.cache.set(player.id, profile(player));
     }
-    return profile(this.cache.get(playerId)!);
+    return this.cache.get(playerId);
   }
 
   async rename(gameId: string, playerId: string, displayName: string): Promise<PlayerProfile> {
@@ -87,9 +88,8 @@ export class PlayerService {
 
   /** Records a change made elsewhere (clan membership) in this cache and every other process's. */
   async changed(player: Player): Promise<void> {
-    this.cache.set(player.id, player);
     await this.invalidator.playerChanged(player.id);
-    this.cache.set(player.id, player);
+    this.cache.set(player.id, profile(player));
   }
 }
 

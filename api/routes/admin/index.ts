@@ -12,9 +12,9 @@ const gameParams = Joi.object({ game_id: Joi.string().min(1).max(64).required() 
 /** Games and their keys, for whoever runs the service (ADMIN_TOKEN). */
 export function adminRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
-  router.use('/api/v1/admin', auth.admin);
+  router.use(auth.admin);
 
-  router.post('/api/v1/admin/games', validate({ body: gameBody }), async (_req, res) => {
+  router.post('/games', validate({ body: gameBody }), async (_req, res) => {
     const game = await engine.games.create(res.locals.body.name);
     res.status(201).json({
       game_id: game.id,
@@ -24,11 +24,11 @@ export function adminRoutes(engine: Engine, auth: Authenticators): Router {
     });
   });
 
-  router.get('/api/v1/admin/games', async (_req, res) => {
+  router.get('/games', async (_req, res) => {
     res.json({ games: (await engine.games.list()).map(gameView) });
   });
 
-  router.post('/api/v1/admin/games/:game_id/secret_key', validate({ params: gameParams }), async (_req, res) => {
+  router.post('/games/:game_id/secret_key', validate({ params: gameParams }), async (_req, res) => {
     res.json({ secret_key: await engine.games.rotateSecretKey(res.locals.params.game_id) });
   });
   return router;

@@ -18,14 +18,14 @@ const aroundQuery = Joi.object({
 export function clientLeaderboardRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
 
-  router.get('/api/v1/client/leaderboards/:leaderboard_id', auth.gameClient, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
+  router.get('/leaderboards/:leaderboard_id', auth.gameClient, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
     const { limit, offset, clan } = res.locals.query;
     const page = await engine.reader.page(res.locals.game.id, res.locals.params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
     res.json(pageView(engine.config.baseUrl, page, limit, offset));
   });
 
   router.get(
-    '/api/v1/client/leaderboards/:leaderboard_id/around_me',
+    '/leaderboards/:leaderboard_id/around_me',
     auth.gameClient,
     validate({ params: leaderboardParams, query: aroundQuery }),
     async (_req, res) => {

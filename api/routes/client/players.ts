@@ -11,7 +11,7 @@ const renameBody = Joi.object({ display_name: displayName.required() });
 /** A player renames themself. */
 export function clientPlayerRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
-  router.patch('/api/v1/client/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
+  router.patch('/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
     const player = await engine.players.rename(res.locals.game.id, res.locals.playerId!, res.locals.body.display_name);
     res.json(playerView(player, await engine.aliases.of(player.id)));
   });

@@ -16,7 +16,7 @@ export function clientScoreRoutes(engine: Engine, auth: Authenticators, limits: 
   const router = Router();
 
   router.post(
-    '/api/v1/client/leaderboards/:leaderboard_id/report_score',
+    '/leaderboards/:leaderboard_id/report_score',
     auth.gameClient,
     limits.reports,
     validate({ params: leaderboardParams, body: reportBody }),
@@ -28,7 +28,7 @@ export function clientScoreRoutes(engine: Engine, auth: Authenticators, limits: 
   );
 
   router.get(
-    '/api/v1/client/leaderboards/:leaderboard_id/players/:player_id',
+    '/leaderboards/:leaderboard_id/players/:player_id',
     auth.serverOrClient,
     validate({ params: recordParams }),
     async (_req, res) => {

@@ -19,17 +19,17 @@ const playerBody = Joi.object({
 export function serverClanRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
 
-  router.put('/api/v1/server/clans/:clan_id', auth.secretKey, validate({ params: clanParams, body: clanBody }), async (_req, res) => {
+  router.put('/clans/:clan_id', auth.secretKey, validate({ params: clanParams, body: clanBody }), async (_req, res) => {
     const { clan, created } = await engine.clans.put(res.locals.game.id, res.locals.params.clan_id, res.locals.body.name);
     res.status(created ? 201 : 200).json(clanView(clan));
   });
 
-  router.delete('/api/v1/server/clans/:clan_id', auth.secretKey, validate({ params: clanParams }), async (_req, res) => {
+  router.delete('/clans/:clan_id', auth.secretKey, validate({ params: clanParams }), async (_req, res) => {
     await engine.clans.delete(res.locals.game.id, res.locals.params.clan_id);
     res.status(204).end();
   });
 
-  router.patch('/api/v1/server/players/:player_id', auth.secretKey, validate({ params: playerParams, body: playerBody }), async (_req, res) => {
+  router.patch('/players/:player_id', auth.secretKey, validate({ params: playerParams, body: playerBody }), async (_req, res) => {
     const body = res.locals.body;
     const { player, aliases } = await engine.clans.updatePlayer(res.locals.game.id, res.locals.params.player_id, {
       ...(body.display_name !== undefined && { displayName: body.display_name }),

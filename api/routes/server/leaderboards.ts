@@ -19,7 +19,7 @@ const settingsBody = Joi.object({
 /** Leaderboard management for the game server. */
 export function serverLeaderboardRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
-  router.put('/api/v1/server/leaderboards/:leaderboard_id', auth.secretKey, validate({ params: leaderboardParams, body: settingsBody }), async (_req, res) => {
+  router.put('/leaderboards/:leaderboard_id', auth.secretKey, validate({ params: leaderboardParams, body: settingsBody }), async (_req, res) => {
     const body = res.locals.body;
     const { leaderboard, created } = await engine.leaderboards.put(res.locals.game.id, res.locals.params.leaderboard_id, {
       ...(body.name !== undefined && { name: body.name }),
@@ -32,11 +32,11 @@ export function serverLeaderboardRoutes(engine: Engine, auth: Authenticators): R
     res.status(created ? 201 : 200).json(leaderboardView(leaderboard));
   });
 
-  router.get('/api/v1/server/leaderboards', auth.secretKey, async (_req, res) => {
+  router.get('/leaderboards', auth.secretKey, async (_req, res) => {
     res.json({ leaderboards: (await engine.leaderboards.list(res.locals.game.id)).map(leaderboardView) });
   });
 
-  router.delete('/api/v1/server/leaderboards/:leaderboard_id', auth.secretKey, validate({ params: leaderboardParams }), async (_req, res) => {
+  router.delete('/leaderboards/:leaderboard_id', auth.secretKey, validate({ params: leaderboardParams }), async (_req, res) => {
     await engine.leaderboards.delete(res.locals.game.id, res.locals.params.leaderboard_id);
     res.status(204).end();
   });

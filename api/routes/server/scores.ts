@@ -16,7 +16,7 @@ const batchBody = Joi.object({
 /** Endpoint 3: the game server reports one player's scores on several leaderboards, all or nothing. */
 export function serverScoreRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
-  router.post('/api/v1/server/report_scores', auth.secretKey, validate({ body: batchBody }), async (_req, res) => {
+  router.post('/report_scores', auth.secretKey, validate({ body: batchBody }), async (_req, res) => {
     const { player_id, scores, leaderboard_ids } = res.locals.body as { player_id: string; scores: number[]; leaderboard_ids: string[] };
     const pairs = leaderboard_ids.map((id, i): [string, number] => [id, scores[i]!]);
     const results = await engine.scores.reportFromServer(res.locals.game.id, player_id, pairs);

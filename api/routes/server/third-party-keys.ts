@@ -12,12 +12,12 @@ const keyParams = Joi.object({ key_id: Joi.string().min(1).max(128).required() }
 export function serverThirdPartyKeyRoutes(engine: Engine, auth: Authenticators): Router {
   const router = Router();
 
-  router.post('/api/v1/server/third_party_keys', auth.secretKey, validate({ body: keyBody }), async (_req, res) => {
+  router.post('/third_party_keys', auth.secretKey, validate({ body: keyBody }), async (_req, res) => {
     const key = await engine.thirdPartyKeys.create(res.locals.game.id, res.locals.body.name);
     res.status(201).json({ key_id: key.id, name: key.name, api_key: key.apiKey });
   });
 
-  router.get('/api/v1/server/third_party_keys', auth.secretKey, async (_req, res) => {
+  router.get('/third_party_keys', auth.secretKey, async (_req, res) => {
     const keys = await engine.thirdPartyKeys.list(res.locals.game.id);
     res.json({
       keys: keys.map((key) => ({
@@ -29,7 +29,7 @@ export function serverThirdPartyKeyRoutes(engine: Engine, auth: Authenticators):
     });
   });
 
-  router.delete('/api/v1/server/third_party_keys/:key_id', auth.secretKey, validate({ params: keyParams }), async (_req, res) => {
+  router.delete('/third_party_keys/:key_id', auth.secretKey, validate({ params: keyParams }), async (_req, res) => {
     await engine.thirdPartyKeys.revoke(res.locals.game.id, res.locals.params.key_id);
     res.status(204).end();
   });

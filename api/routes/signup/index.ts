@@ -11,7 +11,7 @@ const signupBody = Joi.object({ device_id: deviceId });
 /** Endpoint 1: an anonymous token for a device; the same device always gets the same player. */
 export function signupRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
   const router = Router();
-  router.post('/api/v1/signup/anonymous', limits.signups, auth.publishableKey, validate({ body: signupBody }), async (_req, res) => {
+  router.post('/anonymous', limits.signups, auth.publishableKey, validate({ body: signupBody }), async (_req, res) => {
     const { player, token, created } = await engine.players.signup(res.locals.game.id, res.locals.body.device_id ?? null);
     res.status(created ? 201 : 200).json({ token, player_id: player.id });
   });

@@ -16,7 +16,7 @@ const membersQuery = Joi.object({ limit, offset });
 /** Endpoints 7-10: read-only access for outside integrations (Api-Key). */
 export function thirdPartyRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
   const router = Router();
-  const base = '/api/v1/third_party/leaderboards/:leaderboard_id';
+  const base = '/leaderboards/:leaderboard_id';
 
   router.get(base, auth.thirdParty, limits.thirdParty, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
     const { limit, offset, clan } = res.locals.query;
