@@ -8,7 +8,7 @@ import { ensureServices } from './services.js';
 /**
  * `npm run capacity-inputs`: measures the inputs of the README's capacity model on this machine:
  * Redis memory per ranked entry, report scripts per second on one Redis core, and PostgreSQL bytes
- * per persisted best score (on the bench's 1M-row table when `npm run bench` has seeded it).
+ * per persisted best score.
  */
 const ENTRIES = 200_000;
 const PREFIX = 'lbcapacity';
@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   const keys = leaderboardKeys(PREFIX, 1);
   try {
     await redis.unlink(...Object.values(keys));
-    const ids = Array.from({ length: ENTRIES }, (_, i) => Buffer.from(`player-${i}`).toString('base64url').slice(0, 12).padEnd(12, 'x'));
+    // Distinct 12-character ids, the length of the service's own.
+    const ids = Array.from({ length: ENTRIES }, (_, i) => `p${i.toString(36).padStart(11, '0')}`);
     for (let i = 0; i < ENTRIES; i += 10_000) {
       const args = ids.slice(i, i + 10_000).flatMap((id, j) => [String((i + j) * 7 % 1_000_003), id]);
       await redis.zadd(keys.scores, ...args);
@@ -35,21 +36,33 @@ async function main(): Promise<void> {
       'redis-benchmark',
       ['-h', url.hostname, '-p', url.port || '6379', '-n', '300000', '-c', '50', '-P', '16', '-r', String(ENTRIES), '-q',
         'EVALSHA', sha, String(numberOfKeys), keys.scores, keys.dirty, keys.queued, keys.members, keys.clans, keys.clanCounts, keys.dirtyClans, keys.clanVersions,
-        'p__rand_int__', '__rand_int__', 'desc', '30000'],
+        '__rand_int__', '__rand_int__', 'desc', '30000'],
       { encoding: 'utf8' },
     );
     line('reportScore scripts per second on one Redis core', /([\d.]+) requests per second/.exec(output)?.[1] ?? output.trim());
     await redis.unlink(...Object.values(keys));
 
-    const database = new URL(services.databaseUrl);
-    database.pathname = '/leaderboard_bench';
-    const pool = new pg.Pool({ connectionString: database.toString() });
-    const sized = await pool
-      .query<{ rows: number; bytes: number }>("SELECT count(*)::float8 AS rows, pg_total_relation_size('scores')::float8 AS bytes FROM scores")
-      .catch(() => undefined);
-    await pool.end();
-    const row = sized?.rows[0];
-    line('PostgreSQL bytes per best-score row (table + primary key)', row && row.rows > 0 ? `${(row.bytes / row.rows).toFixed(0)} (${row.rows} rows)` : 'n/a: run npm run bench first');
+    // A temporary table shaped like sql/'s scores table (same columns, same primary key), 200k rows.
+    const pool = new pg.Pool({ connectionString: services.databaseUrl, max: 1 });
+    const client = await pool.connect();
+    try {
+      await client.query(
+        `CREATE TEMP TABLE capacity_scores (leaderboard_id bigint NOT NULL, player_id text NOT NULL,
+           score double precision NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+           PRIMARY KEY (leaderboard_id, player_id))`,
+      );
+      await client.query(
+        `INSERT INTO capacity_scores (leaderboard_id, player_id, score)
+         SELECT 1 + i % 1000, 'p' || lpad(to_hex(i), 11, '0'), random() * 1e6 FROM generate_series(1, $1) AS i`,
+        [ENTRIES],
+      );
+      await client.query('VACUUM ANALYZE capacity_scores');
+      const { rows } = await client.query<{ bytes: number }>("SELECT pg_total_relation_size('capacity_scores')::float8 AS bytes");
+      line('PostgreSQL bytes per best-score row (table + primary key)', (rows[0]!.bytes / ENTRIES).toFixed(0));
+    } finally {
+      client.release();
+      await pool.end();
+    }
   } finally {
     redis.disconnect();
   }
