@@ -2,37 +2,24 @@ import { testEngine } from './context.js';
 import { until } from './processes.js';
 
 /** Reads both sides of persistence for one leaderboard, and waits for them to agree. */
-export async function liveScores(board: { internalId: number }): Promise<Map<string, number>> {
-  const engine = testEngine();
-  const flat = await engine.redis.zrange(engine.rankings.keys(board).scores, '0', '-1', 'WITHSCORES');
-  const scores = new Map<string, number>();
-  for (let i = 0; i < flat.length; i += 2) scores.set(flat[i]!, Number(flat[i + 1]));
-  return scores;
+async function zsetAsMap(key: string): Promise<Map<string, number>> {
+  const flat = await testEngine().redis.zrange(key, '0', '-1', 'WITHSCORES');
+  const entries = new Map<string, number>();
+  for (let i = 0; i < flat.length; i += 2) entries.set(flat[i]!, Number(flat[i + 1]));
+  return entries;
 }
 
-export async function persistedScores(board: { internalId: number }): Promise<Map<string, number>> {
-  const { rows } = await testEngine().pool.query<{ player_id: string; score: number }>(
-    'SELECT player_id, score FROM scores WHERE leaderboard_id = $1',
-    [board.internalId],
-  );
-  return new Map(rows.map((row) => [row.player_id, row.score]));
+async function rowsAsMap(sql: string, internalId: number): Promise<Map<string, number>> {
+  const { rows } = await testEngine().pool.query<{ id: string; score: number }>(sql, [internalId]);
+  return new Map(rows.map((row) => [row.id, row.score]));
 }
 
-export async function liveClanTotals(board: { internalId: number }): Promise<Map<string, number>> {
-  const engine = testEngine();
-  const flat = await engine.redis.zrange(engine.rankings.keys(board).clans, '0', '-1', 'WITHSCORES');
-  const totals = new Map<string, number>();
-  for (let i = 0; i < flat.length; i += 2) totals.set(flat[i]!, Number(flat[i + 1]));
-  return totals;
-}
-
-export async function persistedClanTotals(board: { internalId: number }): Promise<Map<string, number>> {
-  const { rows } = await testEngine().pool.query<{ clan_id: string; score: number }>(
-    'SELECT clan_id, score FROM clan_scores WHERE leaderboard_id = $1',
-    [board.internalId],
-  );
-  return new Map(rows.map((row) => [row.clan_id, row.score]));
-}
+export const liveScores = (board: { internalId: number }) => zsetAsMap(testEngine().rankings.keys(board).scores);
+export const liveClanTotals = (board: { internalId: number }) => zsetAsMap(testEngine().rankings.keys(board).clans);
+export const persistedScores = (board: { internalId: number }) =>
+  rowsAsMap('SELECT player_id AS id, score FROM scores WHERE leaderboard_id = $1', board.internalId);
+export const persistedClanTotals = (board: { internalId: number }) =>
+  rowsAsMap('SELECT clan_id AS id, score FROM clan_scores WHERE leaderboard_id = $1', board.internalId);
 
 /** Waits until every change accepted for the leaderboard has been written to PostgreSQL. */
 export async function waitForPersistence(board: { internalId: number }, timeoutMs = 30_000): Promise<void> {
