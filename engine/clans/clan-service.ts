@@ -97,6 +97,11 @@ export class ClanService {
   /**
    * The game server's player update: display name, clan membership (moving best scores between
    * clan totals at once) and aliases, in one transaction.
+   * Atomic per clan leaderboard (one setClans script in its slot; a report racing it reads the
+   * membership inside its own script, so it credits exactly one clan). Not atomic across
+   * leaderboards: the player's row lock serialises updates of one player, so every board applies
+   * them in the same order; a failure in between rolls PostgreSQL back and the scheduled
+   * reconciliation realigns the boards already changed with PostgreSQL's membership.
    */
   async updatePlayer(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ player: Player; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);

@@ -6,6 +6,10 @@ import type { Rankings } from '../ranking/rankings.js';
 import type { ClanStore } from './clan-store.js';
 
 /**
+ * Atomic per player move and per clan recount (each one script in the leaderboard's slot), not as a
+ * whole: reports between steps move totals by exact differences, and each recount reads the members'
+ * best scores at its own instant, so no step can leave a total wrong.
+ *
  * Repairs drift in one clan leaderboard's live state: first memberships (PostgreSQL decides who
  * belongs where), then every clan total recomputed from its members' current best scores in Redis.
  * Totals are never taken from PostgreSQL, which trails Redis. Returns the number of repairs.

@@ -82,7 +82,12 @@ export class LeaderboardService {
     return { leaderboard: updated, created: false };
   }
 
-  /** Final: the scores go from Redis and PostgreSQL, and queued jobs cannot bring them back. */
+  /**
+   * Final: the scores go from Redis and PostgreSQL, and queued jobs cannot bring them back.
+   * Atomic: the row deletion (scores cascade), then one UNLINK of every key (one slot). Not atomic
+   * together; it need not be: jobs and reports look the leaderboard up by its internal id first,
+   * and a job finding it gone removes whatever a racing report left in Redis.
+   */
   async delete(gameId: string, leaderboardId: string): Promise<void> {
     const leaderboard = await this.store.find(gameId, leaderboardId);
     if (!leaderboard) {
@@ -97,6 +102,9 @@ export class LeaderboardService {
    * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
    * leaderboards) and then every persisted best score, merged without lowering anything reported
    * since. Used for new leaderboards and to rebuild after Redis lost its data.
+   * Atomic per chunk (one script, one slot), not as a whole: reports may land between chunks, and
+   * that is safe because every step keeps the better score (ZADD GT/LT) and moves clan totals by
+   * exact differences, the same way a report does.
    */
   async prepareLiveState(leaderboard: Leaderboard): Promise<void> {
     if (leaderboard.type === 'clan') {
