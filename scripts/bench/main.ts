@@ -9,16 +9,18 @@ import { ensureDatabase, migrate } from '../../engine/db.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { createLogger } from '../../engine/logger.js';
 import { projectRoot } from '../../engine/paths.js';
+import { createRedis, waitForRedis } from '../../engine/redis.js';
+import { startCluster, stopCluster } from '../redis-cluster.js';
 import { ensureServices } from '../services.js';
 import { BENCH_DATABASE, BOARDS } from './fixtures.js';
-import { parseOptions } from './options.js';
+import { parseOptions, type BenchOptions } from './options.js';
 import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
 import { memoryPerEntry, rankReadCost } from './redis-figures.js';
 import { renderMarkdown, writeReport } from './report.js';
-import { emptyResults, type BenchResults } from './results.js';
+import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
 import type { ScenarioContext } from './scenarios.js';
-import { resetBenchData, seed } from './seed.js';
+import { dropBenchDatabase, resetBenchData, seed } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
 import { backlogDrain } from './worker-figures.js';
@@ -27,6 +29,11 @@ import { backlogDrain } from './worker-figures.js';
  * `npm run bench [-- --quick] [-- --players N]`: seeds the bench database and key prefix, measures
  * the bare Express ceiling and the service (API with 1 and 2 processes, worker apart), and writes
  * the table to .artifacts/bench/. Exits 0 whenever it completes, whatever the figures.
+ *
+ * `--cluster` (issue 8): instead, the service scenarios (all, or those of --only) with 1 API process
+ * on the single Redis, then the same on a throwaway 3-master/3-replica Redis Cluster
+ * (scripts/redis-cluster.ts, ports 7100-7105) seeded the same way, and the two side by side. The
+ * cluster is stopped at the end, on error and on Ctrl-C too.
  */
 const OUTPUT_DIR = path.join(projectRoot, '.artifacts', 'bench');
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -55,40 +62,102 @@ async function main(): Promise<void> {
       gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
       apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
     };
-    let worker = await startWorker(setup);
-    // The ceiling right before the service with the same process count: the machine's speed drifts.
-    for (const processes of [1, 2]) {
-      log(`Bare Express 5, ${processes} process(es)`);
-      await barePhase(setup, options, ctx, results, processes, worker);
-      log(`Service, ${processes} API process(es), worker apart`);
-      await apiPhase(setup, options, ctx, results, processes, worker);
+    if (options.cluster) {
+      const worker = await startWorker(setup);
+      log('Service on the single Redis, 1 API process, worker apart');
+      await apiPhase(setup, options, ctx, results, 1, worker);
+      await stop(worker);
+      await engine.close();
+      engine = undefined;
+      results.cluster = await clusterRun(setup, options);
+    } else {
+      let worker = await startWorker(setup);
+      // The ceiling right before the service with the same process count: the machine's speed drifts.
+      for (const processes of [1, 2]) {
+        log(`Bare Express 5, ${processes} process(es)`);
+        await barePhase(setup, options, ctx, results, processes, worker);
+        log(`Service, ${processes} API process(es), worker apart`);
+        await apiPhase(setup, options, ctx, results, processes, worker);
+      }
+
+      log('Rank read in Redis: small board vs main board, same players');
+      const small = await rankReadCost(redis, engine, seeded.boards[BOARDS.small]!, options.smallBoard);
+      const large = await rankReadCost(redis, engine, seeded.boards[BOARDS.main]!, options.smallBoard);
+      results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
+      results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
+
+      log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
+      results.worker.peakRssMb = peakRssMb(worker);
+      await stop(worker);
+      results.worker.backlog = await backlogDrain(engine, seeded.boards[BOARDS.main]!, options.backlog, async () => {
+        worker = await startWorker(setup, 'worker-backlog');
+      });
+      results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
+
+      results.memory.individual = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.main]!);
+      results.memory.clan = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.clans]!);
     }
-
-    log('Rank read in Redis: small board vs main board, same players');
-    const small = await rankReadCost(redis, engine, seeded.boards[BOARDS.small]!, options.smallBoard);
-    const large = await rankReadCost(redis, engine, seeded.boards[BOARDS.main]!, options.smallBoard);
-    results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
-    results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
-
-    log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
-    results.worker.peakRssMb = peakRssMb(worker);
-    await stop(worker);
-    results.worker.backlog = await backlogDrain(engine, seeded.boards[BOARDS.main]!, options.backlog, async () => {
-      worker = await startWorker(setup, 'worker-backlog');
-    });
-    results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
-
-    results.memory.individual = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.main]!);
-    results.memory.clan = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.clans]!);
     results.machine.loadAverage.end = os.loadavg()[0]!;
   } finally {
     await stopAll();
     await engine?.close().catch(() => undefined);
+    if (clusterRunning) {
+      log('Stopping the test Redis Cluster');
+      stopCluster();
+      clusterRunning = false;
+    }
     // A million-entry board holds ~250 MB of the Redis that dev and tests share: give it back.
     await resetBenchData(setup.databaseUrl, redis).catch((error: unknown) => log(`could not remove the bench data: ${String(error)}`));
     redis.disconnect();
   }
   report(results);
+}
+
+let clusterRunning = false;
+
+/**
+ * --cluster: starts the test cluster, seeds it (and a fresh bench database) exactly as the single
+ * Redis was, then runs the same service scenarios with 1 API process and the worker on it
+ * (REDIS_CLUSTER_NODES). The caller stops the cluster.
+ */
+async function clusterRun(setup: ServiceSetup, options: BenchOptions): Promise<ClusterResults> {
+  log('Starting the test Redis Cluster (3 masters, 3 replicas, ports 7100-7105)');
+  clusterRunning = true;
+  const nodes = await startCluster();
+  log(`  seed nodes ${nodes}`);
+  const clusterSetup: ServiceSetup = { ...setup, redisClusterNodes: nodes };
+  const seeds = nodes.split(',').map((node) => {
+    const [host, port] = node.split(':');
+    return { host: host!, port: Number(port) };
+  });
+  const client = createRedis({ cluster: seeds }, { role: 'queue' });
+  let engine: Engine | undefined;
+  try {
+    await waitForRedis(client, 30_000);
+    // A fresh database too: the cluster's game and boards get their own rows, as in a real deployment.
+    await dropBenchDatabase(setup.databaseUrl);
+    await ensureDatabase(setup.databaseUrl);
+    await migrate(setup.databaseUrl);
+    engine = await createEngine(loadConfig(serviceEnv(clusterSetup)), createLogger('warn'));
+    log(`Seeding ${options.players} players into PostgreSQL and the Redis Cluster (one key per pipeline, so one slot each)`);
+    const started = Date.now();
+    const seeded = await seed(engine, client, options.players, options.smallBoard);
+    const seedSeconds = (Date.now() - started) / 1000;
+    log(`  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`);
+    const ctx: ScenarioContext = {
+      gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
+      apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
+    };
+    const worker = await startWorker(clusterSetup, 'worker-cluster');
+    const measured = emptyResults(options);
+    log('Service on the Redis Cluster, 1 API process, worker apart');
+    await apiPhase(clusterSetup, options, ctx, measured, 1, worker);
+    await stop(worker);
+    return { nodes, seedSeconds, runs: measured.runs, worker: { report: measured.worker.report } };
+  } finally {
+    await engine?.close().catch(() => undefined);
+    client.disconnect();
+  }
 }
 
 function report(results: BenchResults): void {
@@ -148,10 +217,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     log(`\n${signal}: stopping every process the bench started`);
-    void stopAll().finally(() => process.exit(130));
+    void stopAll().finally(() => {
+      if (clusterRunning) stopCluster();
+      process.exit(130);
+    });
   });
 }
 process.on('exit', killAllNow);
+process.on('exit', () => {
+  if (clusterRunning) stopCluster(); // synchronous (redis-cli), so it runs from here
+});
 
 main().catch(async (error: unknown) => {
   log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);

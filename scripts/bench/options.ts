@@ -7,6 +7,11 @@ export interface BenchOptions {
   profile: boolean;
   /** Service scenarios to run (kinds, e.g. report,record); all when empty. For profiling one path. */
   only: string[];
+  /**
+   * Also run the service scenarios (1 API process) on a throwaway 3-master Redis Cluster
+   * (scripts/redis-cluster.ts), right after the same scenarios on the single Redis, and compare.
+   */
+  cluster: boolean;
   players: number;
   /** Measured seconds per scenario, after the warm-up. */
   duration: number;
@@ -21,25 +26,27 @@ export interface BenchOptions {
 export function parseOptions(argv: string[]): BenchOptions {
   let quick = false;
   let profile = false;
+  let cluster = false;
   let only: string[] = [];
   let players: number | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
     else if (arg === '--profile') profile = true;
+    else if (arg === '--cluster') cluster = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       only = (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[(i += 1)] ?? '')).split(',').filter(Boolean);
       const kinds = SERVICE_SCENARIOS.map((s) => s.kind as string);
       const unknown = only.filter((kind) => !kinds.includes(kind));
       if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}; the kinds are ${kinds.join(', ')}.`);
-    }    else if (arg === '--players' || arg.startsWith('--players=')) {
+    } else if (arg === '--players' || arg.startsWith('--players=')) {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
       players = Number(value);
       if (!Number.isInteger(players) || players < 1000 || players > 50_000_000) {
         throw new Error(`--players must be a whole number from 1000 to 50000000, not '${value}'.`);
       }
     } else {
-      throw new Error(`Unknown option '${arg}'. Use --quick, --players N, --profile, --only KIND[,KIND].`);
+      throw new Error(`Unknown option '${arg}'. Use --quick, --players N, --profile, --cluster, --only KIND[,KIND].`);
     }
   }
   const boardSize = players ?? (quick ? 50_000 : 1_000_000);
@@ -47,6 +54,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     quick,
     profile,
     only,
+    cluster,
     players: boardSize,
     duration: quick ? 3 : 10,
     warmup: quick ? 1 : 3,

@@ -69,9 +69,38 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
     lines.push(row([`rank read, ${board} board (${num(cost.entries)} entries)`, `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`]));
   }
 
+  if (results.cluster) lines.push(...clusterSection(results));
+
   lines.push('', '## Targets (issue 6)', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
   return lines.join('\n') + '\n';
+}
+
+/** --cluster: each scenario on the single Redis next to the same scenario on the Redis Cluster, same run. */
+export function clusterSection(results: BenchResults): string[] {
+  const cluster = results.cluster!;
+  const lines = [
+    '', '## Redis Cluster vs single Redis (issue 8)', '',
+    `1 API process, worker apart; single Redis first, then a 3-master/3-replica Redis Cluster on loopback (seed nodes ${cluster.nodes}), ` +
+      `seeded the same way (${cluster.seedSeconds.toFixed(1)} s). Same options, same machine, one invocation.`,
+    '',
+    row(['scenario', 'single req/s', 'cluster req/s', 'cluster / single', 'single p50 ms', 'cluster p50 ms', 'single p99 ms', 'cluster p99 ms', 'errors single / cluster']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const run of cluster.runs) {
+    const single = results.runs.find((r) => r.target === run.target && r.label === run.label && r.processes === run.processes);
+    if (run.missing || !single || single.missing) {
+      lines.push(row([run.label, '', '', 'n/a', '', '', '', '', '']));
+      continue;
+    }
+    const ratio = single.rps > 0 ? `${Math.round((run.rps / single.rps) * 100)}%` : 'n/a';
+    lines.push(row([run.label, num(single.rps), num(run.rps), ratio, single.p50, run.p50, single.p99, run.p99, `${num(single.errors)} / ${num(run.errors)}`]));
+  }
+  for (const lag of cluster.worker.report) {
+    lines.push('', `PostgreSQL lag during report_score on the cluster: p50 <= ${lag.lagP50} s, p99 <= ${lag.lagP99} s over ${num(lag.observations)} writes; ` +
+      `largest pending ${num(lag.maxPending)}; drained ${lag.drainMs === null ? 'never' : `${lag.drainMs} ms`} after it.`);
+  }
+  return lines;
 }
 
 /** Writes bench-<time>.md/.json and latest.md/.json into the git-ignored folder; returns the paths. */

@@ -19,6 +19,16 @@ export interface BenchResults {
   apiPeakRssMb: { processes: number; mb: number }[];
   memory: { individual?: MemoryFigures; clan?: MemoryFigures };
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
+  /** --cluster: the same service scenarios (1 API process) on a 3-master Redis Cluster, after the single-Redis ones. */
+  cluster?: ClusterResults;
+}
+
+export interface ClusterResults {
+  /** REDIS_CLUSTER_NODES the service was given. */
+  nodes: string;
+  seedSeconds: number;
+  runs: ScenarioRun[];
+  worker: { report: BenchResults['worker']['report'] };
 }
 
 export function emptyResults(options: BenchOptions): BenchResults {

@@ -2,10 +2,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import { leaderboardKeys } from '../../engine/keys.js';
+import type { RedisClient } from '../../engine/redis.js';
 import {
   BENCH_DATABASE, BENCH_PREFIX, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
 } from './fixtures.js';
@@ -25,6 +26,12 @@ const REDIS_CHUNKS_PER_PIPELINE = 20;
 
 /** Drops the bench database and the bench's Redis keys: before a run (same start every time) and after it. */
 export async function resetBenchData(databaseUrl: string, redis: Redis): Promise<void> {
+  await dropBenchDatabase(databaseUrl);
+  await deleteBenchKeys(redis);
+}
+
+/** Drops the bench database only (the --cluster run starts on a fresh cluster, with no bench keys to remove). */
+export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   if (url.pathname !== `/${BENCH_DATABASE}`) throw new Error(`refusing to drop ${url.pathname}: not the bench database`);
   url.pathname = '/postgres';
@@ -35,6 +42,9 @@ export async function resetBenchData(databaseUrl: string, redis: Redis): Promise
   } finally {
     await client.end();
   }
+}
+
+async function deleteBenchKeys(redis: Redis): Promise<void> {
   let cursor = '0';
   for (let round = 0; round < 100_000; round += 1) {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${BENCH_PREFIX}:*`, 'COUNT', 10_000);
@@ -49,8 +59,9 @@ export async function resetBenchData(databaseUrl: string, redis: Redis): Promise
  * Creates the game and its leaderboards through the engine (real keys, real rows), then fills
  * them in bulk, both stores at once: PostgreSQL by COPY, Redis by pipelined ZADD/HSET, laid out
  * exactly as a rebuild would leave them (scores, clan members, clan totals and counts, ready marks).
+ * Each pipeline writes one key, so on a Redis Cluster (`redis` a Cluster client) it stays in one slot.
  */
-export async function seed(engine: Engine, redis: Redis, players: number, smallBoard: number): Promise<SeededGame> {
+export async function seed(engine: Engine, redis: RedisClient, players: number, smallBoard: number): Promise<SeededGame> {
   const game = await engine.games.create('bench');
   const boards: Record<string, Leaderboard> = {};
   const definitions: [string, 'individual' | 'clan'][] = [
@@ -156,7 +167,7 @@ async function copy(client: pg.PoolClient, target: string, count: number, line: 
 }
 
 /** Members go in score order: the skiplist then grows at one end, which Redis does ~2.5x faster. */
-async function writeSortedSet(redis: Redis, key: string, members: string[], scores: number[]): Promise<void> {
+async function writeSortedSet(redis: RedisClient, key: string, members: string[], scores: number[]): Promise<void> {
   const order = Array.from(members, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   await writeChunks(members.length, (batch, from, to) => {
     const args: (string | number)[] = [];
@@ -165,7 +176,7 @@ async function writeSortedSet(redis: Redis, key: string, members: string[], scor
   }, redis);
 }
 
-async function writeHash(redis: Redis, key: string, fields: string[], values: string[]): Promise<void> {
+async function writeHash(redis: RedisClient, key: string, fields: string[], values: string[]): Promise<void> {
   await writeChunks(fields.length, (batch, from, to) => {
     const args: string[] = [];
     for (let i = from; i < to; i += 1) args.push(fields[i]!, values[i]!);
@@ -173,10 +184,10 @@ async function writeHash(redis: Redis, key: string, fields: string[], values: st
   }, redis);
 }
 
-type Pipeline = ReturnType<Redis['pipeline']>;
+type Pipeline = ChainableCommander;
 
 /** Large chunks, several per round trip, and a bounded number in flight so memory stays flat. */
-async function writeChunks(count: number, add: (batch: Pipeline, from: number, to: number) => void, redis: Redis): Promise<void> {
+async function writeChunks(count: number, add: (batch: Pipeline, from: number, to: number) => void, redis: RedisClient): Promise<void> {
   for (let start = 0; start < count; start += REDIS_CHUNK * REDIS_CHUNKS_PER_PIPELINE) {
     const batch = redis.pipeline();
     const end = Math.min(count, start + REDIS_CHUNK * REDIS_CHUNKS_PER_PIPELINE);

@@ -7,6 +7,8 @@ import { startNode, waitForHttp, waitUntilSettled, type Started } from './proces
 /** The environment the service gets in production, pointed at the bench's database and key prefix. */
 export interface ServiceSetup {
   redisUrl: string;
+  /** Seed nodes (host:port,...) of a Redis Cluster: when set, the service uses it instead of redisUrl. */
+  redisClusterNodes?: string;
   databaseUrl: string;
   apiPort: number;
   barePort: number;
@@ -29,6 +31,7 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
     BASE_URL: `http://127.0.0.1:${setup.apiPort}`,
     APP_URL: `http://127.0.0.1:${setup.apiPort}`,
     REDIS_URL: setup.redisUrl,
+    ...(setup.redisClusterNodes && { REDIS_CLUSTER_NODES: setup.redisClusterNodes }),
     DATABASE_URL: setup.databaseUrl,
     REDIS_KEY_PREFIX: BENCH_PREFIX,
     LOG_LEVEL: 'warn',

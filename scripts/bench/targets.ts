@@ -34,8 +34,21 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
 
-  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results));
+  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results), ...clusterChecks(results));
   return checks;
+}
+
+/** Issue 8, --cluster only: report_score on the Redis Cluster within 15% of the single Redis, same run, 1 API process. */
+function clusterChecks(results: BenchResults): TargetCheck[] {
+  if (!results.cluster) return [];
+  const label = 'client report_score';
+  const single = apiRun(results, label, 1);
+  const cluster = results.cluster.runs.find((r) => r.target === 'api' && r.label === label && r.processes === 1);
+  const target = `${label} req/s on Redis Cluster within 15% of single Redis (1 API process, issue 8)`;
+  if (!single || !cluster || single.missing || cluster.missing || single.rps <= 0) return [check(target, 'not measured', undefined)];
+  const r = cluster.rps / single.rps;
+  const measured = `${pct(r)} (${Math.round(cluster.rps)} vs ${Math.round(single.rps)} req/s; p99 ${cluster.p99} vs ${single.p99} ms)`;
+  return [check(target, measured, r >= 0.85)];
 }
 
 const processesLabel = (n: number) => `${n} API process${n > 1 ? 'es' : ''}`;
