@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
@@ -59,12 +60,10 @@ async function findOrStartPostgres(forcePrivate: boolean, log: (line: string) =>
     bin = postgresBinDir();
     if (!bin) throw new Error('PostgreSQL binaries not found after installing; set DATABASE_URL instead.');
   }
-  const dir = path.join(DATA_DIR, 'postgres');
-  // PostgreSQL refuses to run as root: as root, run it as the system's postgres user.
-  const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  const { asUser, reachable, dir } = privatePostgres();
   const run = (command: string, args: string[]) => {
     const [file, ...rest] = [...asUser, path.join(bin!, command), ...args];
-    execFileSync(file!, rest, { stdio: 'pipe' });
+    execFileSync(file!, rest, { stdio: 'pipe', cwd: '/' });
   };
   mkdirSync(DATA_DIR, { recursive: true });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
@@ -74,7 +73,7 @@ async function findOrStartPostgres(forcePrivate: boolean, log: (line: string) =>
       const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
       const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
       chownSync(dir, uid, gid);
-      chmodSync(DATA_DIR, 0o755);
+      if (reachable) chmodSync(DATA_DIR, 0o755);
     }
     run('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   }
@@ -150,4 +149,30 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${what} did not start within ${timeoutMs / 1000} s`);
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/**
+ * Where the private PostgreSQL lives. It refuses to run as root: as root, it runs as the system's
+ * postgres user, whose data folder must be reachable by it (a checkout inside a private folder is
+ * not, and then the data goes to /var/tmp instead of .data/).
+ */
+function privatePostgres(): { asUser: string[]; reachable: boolean; dir: string } {
+  const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  const reachable = asUser.length === 0 || spawnSync(asUser[0]!, [...asUser.slice(1), 'test', '-x', projectRoot]).status === 0;
+  const dir = reachable ? path.join(DATA_DIR, 'postgres') : path.join('/var/tmp', `leaderboard-postgres-${hashOf(projectRoot)}`);
+  return { asUser, reachable, dir };
+}
+
+/** Stops the private Redis and PostgreSQL this project started (tests use it to clean up). */
+export function stopPrivateServices(): void {
+  spawnSync('redis-cli', ['-p', String(PRIVATE_REDIS_PORT), 'shutdown', 'nosave']);
+  const bin = postgresBinDir();
+  const { asUser, dir } = privatePostgres();
+  if (!bin || !existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const [file, ...args] = [...asUser, path.join(bin, 'pg_ctl'), '-D', dir, '-m', 'fast', 'stop'];
+  spawnSync(file!, args, { stdio: 'ignore', cwd: '/' });
 }

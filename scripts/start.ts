@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../engine/paths.js';
 import { migrate } from '../engine/db.js';
 import { ensureServices } from './services.js';
+import { nodeFlags } from './node-flags.js';
 
 /**
  * `npm start`: finds or starts Redis and PostgreSQL, applies migrations, then runs the API and the
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   await migrate(services.databaseUrl);
 
   const children: ChildProcess[] = selected.map((role) =>
-    spawn(process.execPath, ['--enable-source-maps', ENTRY_POINTS[role]!], { env, stdio: 'inherit' }),
+    spawn(process.execPath, ['--enable-source-maps', ...nodeFlags(role as 'api' | 'worker'), ENTRY_POINTS[role]!], { env, stdio: 'inherit' }),
   );
   let stopping = false;
   const stopAll = (signal: NodeJS.Signals) => {

@@ -1,10 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { projectRoot } from '../engine/paths.js';
-import { ensureServices } from '../scripts/services.js';
+import { ensureServices, stopPrivateServices } from '../scripts/services.js';
 
 /**
  * A machine without Redis or PostgreSQL on their default ports: the project starts private ones from
@@ -18,13 +15,7 @@ describe('finding or starting Redis and PostgreSQL', function () {
     urls = await ensureServices('leaderboard_private_check', { LEADERBOARD_PRIVATE_SERVICES: '1' }, () => undefined);
   });
 
-  after(() => {
-    spawnSync('redis-cli', ['-p', new URL(urls.redisUrl).port, 'shutdown', 'nosave']);
-    const pgCtl = spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/pg_ctl | tail -1'], { encoding: 'utf8' }).stdout.trim();
-    const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
-    const [file, ...args] = [...asUser, pgCtl, '-D', path.join(projectRoot, '.data', 'postgres'), '-m', 'fast', 'stop'];
-    execFileSync(file!, args, { stdio: 'ignore' });
-  });
+  after(() => stopPrivateServices());
 
   it('when none is on the default ports, then private ones start: Redis with AOF everysec, PostgreSQL with the database created', async () => {
     expect(urls.redisUrl).to.equal('redis://127.0.0.1:6390');

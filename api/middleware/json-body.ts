@@ -3,6 +3,9 @@ import { AppError } from '../../engine/errors.js';
 
 const parseJson = express.json({ limit: '64kb', strict: false, type: () => true });
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+// An ignored body is still read (and dropped), so the answer never races a client still sending it;
+// past this size the connection is cut instead.
+const IGNORED_BODY_LIMIT = 1024 * 1024;
 
 /**
  * JSON bodies only, at most 64 KiB. A request without body bytes has no body (whatever its headers
@@ -11,9 +14,10 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 export function jsonBody(): RequestHandler {
   return (req, res, next) => {
     req.body = undefined;
-    if (!METHODS_WITH_BODY.has(req.method)) return next();
     const length = req.headers['content-length'];
-    if (length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined)) return next();
+    const hasBody = !(length === '0' || (length === undefined && req.headers['transfer-encoding'] === undefined));
+    if (!METHODS_WITH_BODY.has(req.method)) return hasBody ? discardBody(req, next) : next();
+    if (!hasBody) return next();
     if (!req.is(['application/json', 'application/*+json'])) {
       return next(
         new AppError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".'),
@@ -21,4 +25,14 @@ export function jsonBody(): RequestHandler {
     }
     parseJson(req, res, next);
   };
+}
+
+function discardBody(req: Parameters<RequestHandler>[0], next: () => void): void {
+  let received = 0;
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > IGNORED_BODY_LIMIT) req.destroy();
+  });
+  req.once('end', () => next());
+  req.resume();
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../../engine/paths.js';
 import { BENCH_PREFIX } from './fixtures.js';
 import { startNode, waitForHttp, waitUntilSettled, type Started } from './processes.js';
+import { nodeFlags } from '../node-flags.js';
 
 /** The environment the service gets in production, pointed at the bench's database and key prefix. */
 export interface ServiceSetup {
@@ -48,7 +49,7 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
 }
 
 export async function startApi(setup: ServiceSetup, processes: number): Promise<Started> {
-  const api = startNode(`API x${processes}`, [...profiling(setup), dist('api', 'main.js')], serviceEnv(setup, processes), logFile(setup, `api-${processes}`));
+  const api = startNode(`API x${processes}`, [...profiling(setup), ...nodeFlags('api'), dist('api', 'main.js')], serviceEnv(setup, processes), logFile(setup, `api-${processes}`));
   await waitForHttp(`http://127.0.0.1:${setup.apiPort}/readyz`, api);
   await waitUntilSettled(api, processes > 1 ? processes : 0);
   return api;

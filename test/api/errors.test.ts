@@ -44,6 +44,14 @@ describe('the error model', () => {
     expect(await bestScore()).to.equal(10);
   });
 
+  it('when a GET or DELETE carries a body, then it is read and ignored and the answer is the normal one', async () => {
+    const padding = JSON.stringify({ padding: 'x'.repeat(200 * 1024) });
+    const health = await api().get('/healthz').set('Content-Type', 'application/json').send(padding).expect(200);
+    expect(health.body).to.deep.equal({ status: 'ok' });
+    const missing = await api().delete('/api/v1/server/leaderboards/none').set('Secret-Key', game.secretKey).type('form').send('a=b').expect(404);
+    expect(missing.body.error.code).to.equal('leaderboard_not_found');
+  });
+
   it('when the route does not exist, then 404 not_found as JSON', async () => {
     const res = await api().get('/api/v1/nothing/here').expect(404).expect('Content-Type', /json/);
     expect(res.body.error.code).to.equal('not_found');
