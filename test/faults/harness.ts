@@ -28,7 +28,12 @@ export class FaultHarness {
 
   static async start(): Promise<FaultHarness> {
     const harness = new FaultHarness();
-    await harness.init();
+    try {
+      await harness.init();
+    } catch (error) {
+      await harness.stop(); // never leave the private Redis or the processes behind
+      throw error;
+    }
     return harness;
   }
 
