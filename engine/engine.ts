@@ -70,7 +70,8 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
   const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
   const clanStore = new ClanStore(pool);
-  const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, invalidator);
+  const aliases = new AliasStore(pool);
+  const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, aliases, invalidator);
 
   return {
     config,
@@ -83,7 +84,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     gameStore,
     thirdPartyKeys: new ThirdPartyKeyService(thirdPartyKeys, invalidator),
     players,
-    aliases: new AliasStore(pool),
+    aliases,
     leaderboards,
     leaderboardStore,
     rankings,

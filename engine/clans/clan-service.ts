@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { AliasStore } from '../players/alias-store.js';
+import type { AliasStore } from '../players/alias-store.js';
 import { storable, type Pool } from '../db.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
@@ -31,6 +31,7 @@ export class ClanService {
     private readonly leaderboards: LeaderboardService,
     private readonly rankings: Rankings,
     private readonly players: PlayerService,
+    private readonly aliases: AliasStore,
     private readonly invalidator: Invalidator,
   ) {
     invalidator.onChange((change) => {
@@ -106,7 +107,6 @@ export class ClanService {
   async updatePlayer(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ player: Player; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     const boards = changes.clanId !== undefined ? await this.clanBoards(gameId) : [];
-    const aliases = new AliasStore(this.pool);
     const client = await this.pool.connect();
     let player: Player;
     try {
@@ -128,7 +128,7 @@ export class ClanService {
       );
       const row = updated.rows[0]!;
       player = { id: row.id, gameId: row.game_id, displayName: row.display_name, clanId: row.clan_id };
-      if (changes.aliases && !(await aliases.set(client, gameId, playerId, changes.aliases))) {
+      if (changes.aliases && !(await this.aliases.set(client, gameId, playerId, changes.aliases))) {
         throw new ConflictError('One of these aliases already belongs to another player of this game.', 'already_exists');
       }
       if (changes.clanId !== undefined && rows[0].clan_id !== player.clanId) {
@@ -143,7 +143,7 @@ export class ClanService {
     }
     await this.players.changed(player);
     if (changes.clanId !== undefined) await this.invalidator.clansChanged();
-    return { player, aliases: await aliases.of(playerId) };
+    return { player, aliases: await this.aliases.of(playerId) };
   }
 
   private async clanBoards(gameId: string) {

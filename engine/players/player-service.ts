@@ -79,8 +79,7 @@ export class PlayerService {
   }
 
   async rename(gameId: string, playerId: string, displayName: string): Promise<PlayerProfile> {
-    await this.get(gameId, playerId);
-    const player = await this.store.setDisplayName(playerId, displayName);
+    const player = await this.store.setDisplayName(gameId, playerId, displayName);
     if (!player) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     await this.changed(player);
     return profile(player);

@@ -51,10 +51,12 @@ export class PlayerStore {
     return rows.map(toPlayer);
   }
 
-  async setDisplayName(id: string, displayName: string): Promise<Player | undefined> {
+  /** Renames a player of the given game; undefined when the game has no such player. */
+  async setDisplayName(gameId: string, id: string, displayName: string): Promise<Player | undefined> {
+    if (!storable(id)) return undefined;
     const { rows } = await this.pool.query<PlayerRow>(
-      `UPDATE players SET display_name = $2, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, displayName],
+      `UPDATE players SET display_name = $3, updated_at = now() WHERE id = $2 AND game_id = $1 RETURNING ${COLUMNS}`,
+      [gameId, id, displayName],
     );
     return rows[0] && toPlayer(rows[0]);
   }
