@@ -54,7 +54,7 @@ const schema = Joi.object({
   WEB_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
   WORKER_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9465),
-  RECONCILE_INTERVAL_SECONDS: Joi.number().integer().min(1).default(60),
+  RECONCILE_INTERVAL_SECONDS: Joi.number().integer().min(1).default(600),
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),

@@ -1,5 +1,8 @@
 import cluster from 'node:cluster';
 import express from 'express';
+import { createRedis } from '../../engine/redis.js';
+import { Rankings } from '../../engine/ranking/rankings.js';
+import { PersistenceQueue } from '../../engine/persistence/persistence-queue.js';
 
 /**
  * The ceiling: a bare Express 5 app with one trivial JSON GET and one JSON POST, run with the same
@@ -22,6 +25,22 @@ if (cluster.isPrimary && processes > 1) {
   app.post('/bare', express.json(), (req, res) => {
     res.json({ received: (req.body as { score?: unknown }).score ?? null });
   });
+  // The rung between the ceiling and the service: the bare POST plus the engine's report script on the
+  // seeded board and the persistence job it may call for (as the service does, so the worker's figures
+  // stay clean), without the API's authentication, validation, lookups and views.
+  const board = process.env.BARE_REPORT_BOARD;
+  if (board && process.env.REDIS_URL) {
+    const prefix = process.env.REDIS_KEY_PREFIX!;
+    const rankings = new Rankings(createRedis(process.env.REDIS_URL, { role: 'request' }), prefix);
+    const persistence = new PersistenceQueue(createRedis(process.env.REDIS_URL, { role: 'queue' }), prefix, Number(process.env.PERSIST_QUEUE_SHARDS ?? '4'));
+    const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
+    app.post('/bare/report', express.json(), async (req, res) => {
+      const { player_id: player, score } = req.body as { player_id: string; score: number };
+      const outcome = await rankings.report(ranked, player, score);
+      if (outcome.needsPersistence) await persistence.request([ranked.internalId]);
+      res.json({ player_id: player, best_score: Number(outcome.best), improved: outcome.improved, rank: outcome.rank, total: outcome.total });
+    });
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

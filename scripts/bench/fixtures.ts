@@ -3,6 +3,15 @@
  * processes) agree on player ids and board names without passing a million ids around.
  */
 export const BENCH_DATABASE = 'leaderboard_bench';
+/** --cluster: the service on the Redis Cluster keeps its rows apart, as a second deployment would. */
+export const BENCH_CLUSTER_DATABASE = 'leaderboard_bench_cluster';
+
+/** The same server and credentials, another database. */
+export function databaseUrlFor(databaseUrl: string, database: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
 export const BENCH_PREFIX = 'lbbench';
 
 /** 12 characters, the length of the ids the service generates, so memory per entry is realistic. */

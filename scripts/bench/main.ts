@@ -12,7 +12,7 @@ import { projectRoot } from '../../engine/paths.js';
 import { createRedis, waitForRedis } from '../../engine/redis.js';
 import { startCluster, stopCluster } from '../redis-cluster.js';
 import { ensureServices } from '../services.js';
-import { BENCH_DATABASE, BOARDS } from './fixtures.js';
+import { BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BOARDS, databaseUrlFor } from './fixtures.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
@@ -63,19 +63,13 @@ async function main(): Promise<void> {
       apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
     };
     if (options.cluster) {
-      const worker = await startWorker(setup);
-      log('Service on the single Redis, 1 API process, worker apart');
-      await apiPhase(setup, options, ctx, results, 1, worker);
-      await stop(worker);
-      await engine.close();
-      engine = undefined;
-      results.cluster = await clusterRun(setup, options);
+      results.cluster = await clusterComparison(setup, options, ctx, redis);
     } else {
       let worker = await startWorker(setup);
       // The ceiling right before the service with the same process count: the machine's speed drifts.
       for (const processes of [1, 2]) {
         log(`Bare Express 5, ${processes} process(es)`);
-        await barePhase(setup, options, ctx, results, processes, worker);
+        await barePhase(setup, options, ctx, results, processes, worker, seeded.boards[BOARDS.main]!.internalId);
         log(`Service, ${processes} API process(es), worker apart`);
         await apiPhase(setup, options, ctx, results, processes, worker);
       }
@@ -116,16 +110,26 @@ async function main(): Promise<void> {
 let clusterRunning = false;
 
 /**
- * --cluster: starts the test cluster, seeds it (and a fresh bench database) exactly as the single
- * Redis was, then runs the same service scenarios with 1 API process and the worker on it
- * (REDIS_CLUSTER_NODES). The caller stops the cluster.
+ * --cluster (issue 8): the same service scenarios with 1 API process on the single Redis and on a
+ * throwaway 3-master Redis Cluster, both seeded and both with their worker running, in alternating
+ * rounds (single, cluster, single, cluster…), so a drift of the machine's speed during the run falls
+ * on both sides instead of on one. The cluster's masters keep the single Redis's persistence setting
+ * and have no replicas: on one machine, replicas would only take CPU from the very processes being
+ * compared (the failover test covers them). The caller stops the cluster.
  */
-async function clusterRun(setup: ServiceSetup, options: BenchOptions): Promise<ClusterResults> {
-  log('Starting the test Redis Cluster (3 masters, 3 replicas, ports 7100-7105)');
+async function clusterComparison(setup: ServiceSetup, options: BenchOptions, singleCtx: ScenarioContext, single: Redis): Promise<ClusterResults> {
+  const appendonly = ((await single.config('GET', 'appendonly')) as string[])[1] === 'yes';
+  log(`Starting the test Redis Cluster (3 masters, no replicas, AOF ${appendonly ? 'everysec' : 'off'} like the single Redis; ports 7100-7102)`);
   clusterRunning = true;
-  const nodes = await startCluster();
+  const nodes = await startCluster({ replicas: false, appendonly });
   log(`  seed nodes ${nodes}`);
-  const clusterSetup: ServiceSetup = { ...setup, redisClusterNodes: nodes };
+  // Its own database and worker metrics port: both services stay up for the whole comparison.
+  const clusterSetup: ServiceSetup = {
+    ...setup,
+    redisClusterNodes: nodes,
+    databaseUrl: databaseUrlFor(setup.databaseUrl, BENCH_CLUSTER_DATABASE),
+    workerMetricsPort: await freePort(),
+  };
   const seeds = nodes.split(',').map((node) => {
     const [host, port] = node.split(':');
     return { host: host!, port: Number(port) };
@@ -134,29 +138,38 @@ async function clusterRun(setup: ServiceSetup, options: BenchOptions): Promise<C
   let engine: Engine | undefined;
   try {
     await waitForRedis(client, 30_000);
-    // A fresh database too: the cluster's game and boards get their own rows, as in a real deployment.
-    await dropBenchDatabase(setup.databaseUrl);
-    await ensureDatabase(setup.databaseUrl);
-    await migrate(setup.databaseUrl);
+    await dropBenchDatabase(clusterSetup.databaseUrl);
+    await ensureDatabase(clusterSetup.databaseUrl);
+    await migrate(clusterSetup.databaseUrl);
     engine = await createEngine(loadConfig(serviceEnv(clusterSetup)), createLogger('warn'));
     log(`Seeding ${options.players} players into PostgreSQL and the Redis Cluster (one key per pipeline, so one slot each)`);
     const started = Date.now();
     const seeded = await seed(engine, client, options.players, options.smallBoard);
     const seedSeconds = (Date.now() - started) / 1000;
     log(`  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`);
-    const ctx: ScenarioContext = {
+    const clusterCtx: ScenarioContext = {
       gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
       apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
     };
-    const worker = await startWorker(clusterSetup, 'worker-cluster');
-    const measured = emptyResults(options);
-    log('Service on the Redis Cluster, 1 API process, worker apart');
-    await apiPhase(clusterSetup, options, ctx, measured, 1, worker);
-    await stop(worker);
-    return { nodes, seedSeconds, runs: measured.runs, worker: { report: measured.worker.report } };
+    const singleWorker = await startWorker(setup);
+    const clusterWorker = await startWorker(clusterSetup, 'worker-cluster');
+    const rounds: ClusterResults['rounds'] = [];
+    for (let round = 1; round <= options.clusterRounds; round += 1) {
+      const onSingle = emptyResults(options);
+      const onCluster = emptyResults(options);
+      log(`Round ${round} of ${options.clusterRounds}: service on the single Redis, 1 API process`);
+      await apiPhase(setup, options, singleCtx, onSingle, 1, singleWorker);
+      log(`Round ${round} of ${options.clusterRounds}: service on the Redis Cluster, 1 API process`);
+      await apiPhase(clusterSetup, options, clusterCtx, onCluster, 1, clusterWorker);
+      rounds.push({ single: onSingle.runs, cluster: onCluster.runs, clusterLag: onCluster.worker.report });
+    }
+    await stop(clusterWorker);
+    await stop(singleWorker);
+    return { nodes, topology: `3 masters, no replicas, AOF ${appendonly ? 'everysec' : 'off'}`, seedSeconds, rounds };
   } finally {
     await engine?.close().catch(() => undefined);
     client.disconnect();
+    await dropBenchDatabase(clusterSetup.databaseUrl).catch(() => undefined);
   }
 }
 
@@ -172,11 +185,7 @@ function report(results: BenchResults): void {
 /** Redis and PostgreSQL as the other scripts find them, but always the bench's own database. */
 async function prepareSetup(profile: boolean): Promise<ServiceSetup> {
   const env = { ...process.env };
-  if (env.DATABASE_URL) {
-    const url = new URL(env.DATABASE_URL);
-    url.pathname = `/${BENCH_DATABASE}`;
-    env.DATABASE_URL = url.toString();
-  }
+  if (env.DATABASE_URL) env.DATABASE_URL = databaseUrlFor(env.DATABASE_URL, BENCH_DATABASE);
   const services = await ensureServices(BENCH_DATABASE, env, log);
   const logDir = path.join(OUTPUT_DIR, 'logs');
   mkdirSync(logDir, { recursive: true });

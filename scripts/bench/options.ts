@@ -8,10 +8,12 @@ export interface BenchOptions {
   /** Service scenarios to run (kinds, e.g. report,record); all when empty. For profiling one path. */
   only: string[];
   /**
-   * Also run the service scenarios (1 API process) on a throwaway 3-master Redis Cluster
-   * (scripts/redis-cluster.ts), right after the same scenarios on the single Redis, and compare.
+   * Instead of the usual run, compare the service scenarios (1 API process) on the single Redis and on
+   * a throwaway 3-master Redis Cluster (scripts/redis-cluster.ts), in alternating rounds.
    */
   cluster: boolean;
+  /** --cluster: alternating single/cluster rounds; the comparison takes the median of their ratios. */
+  clusterRounds: number;
   players: number;
   /** Measured seconds per scenario, after the warm-up. */
   duration: number;
@@ -55,6 +57,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile,
     only,
     cluster,
+    clusterRounds: quick ? 2 : 5,
     players: boardSize,
     duration: quick ? 3 : 10,
     warmup: quick ? 1 : 3,

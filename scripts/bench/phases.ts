@@ -9,9 +9,12 @@ import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending }
 
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
 
-/** The ceiling: the bare app's GET and POST with `processes` processes. */
-export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started): Promise<void> {
-  const bare = await startBare(setup, processes);
+/**
+ * The ceiling: the bare app's GET and POST with `processes` processes; then the bare POST plus the
+ * report script on `reportBoard` (internal id), the rung that splits report_score's cost in two.
+ */
+export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started, reportBoard: number): Promise<void> {
+  const bare = await startBare(setup, processes, reportBoard);
   try {
     for (const scenario of BARE_SCENARIOS) {
       results.runs.push(await runScenario(setup.barePort, scenario, ctx, timing(options), { processes, target: 'bare' }, { server: bare, worker }));

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bareFor, type BenchResults } from './results.js';
+import { bareFor, clusterPairs, median, type BenchResults } from './results.js';
+import { BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -23,6 +24,17 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       'worker\'s, which shares the machine (persisting reports, and its periodic clan reconciliation). "server CPU us/req" (the API or bare ' +
       'processes\' own CPU time per request, warm-up included) is hardly moved by that.',
     '',
+  ];
+  lines.push(...(results.cluster ? clusterSection(results) : serviceSections(results)));
+
+  lines.push('', results.cluster ? '## Target (issue 8)' : '## Targets (issue 6)', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
+  for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
+  return lines.join('\n') + '\n';
+}
+
+/** The usual run: scenarios against the ceiling, worker, memory and rank reads. */
+function serviceSections(results: BenchResults): string[] {
+  const lines = [
     row(['scenario', 'processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare (same method)', 'p99 vs bare', 'server CPU us/req', 'peak RSS MB', 'worker CPU (cores)', 'other work (cores)']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
@@ -31,7 +43,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
       continue;
     }
-    const bare = run.target === 'api' ? bareFor(results, run) : undefined;
+    const bare = run.target === 'api' || run.label === BARE_REPORT_LABEL ? bareFor(results, run) : undefined;
     const ratio = bare ? `${Math.round((run.rps / bare.rps) * 100)}% of ${run.method}` : '';
     const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
     const rss = run.rssMb ? num(run.rssMb) : '';
@@ -69,34 +81,40 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
     lines.push(row([`rank read, ${board} board (${num(cost.entries)} entries)`, `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`]));
   }
 
-  if (results.cluster) lines.push(...clusterSection(results));
-
-  lines.push('', '## Targets (issue 6)', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
-  for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
-  return lines.join('\n') + '\n';
+  return lines;
 }
 
-/** --cluster: each scenario on the single Redis next to the same scenario on the Redis Cluster, same run. */
+/** --cluster: each scenario on the single Redis next to the same scenario on the Redis Cluster, round by round. */
 export function clusterSection(results: BenchResults): string[] {
   const cluster = results.cluster!;
   const lines = [
     '', '## Redis Cluster vs single Redis (issue 8)', '',
-    `1 API process, worker apart; single Redis first, then a 3-master/3-replica Redis Cluster on loopback (seed nodes ${cluster.nodes}), ` +
-      `seeded the same way (${cluster.seedSeconds.toFixed(1)} s). Same options, same machine, one invocation.`,
+    `1 API process, worker apart, both services up for the whole comparison; ${cluster.rounds.length} rounds, each the single Redis then ` +
+      `the Redis Cluster (${cluster.topology}; seed nodes ${cluster.nodes}, seeded the same way in ${cluster.seedSeconds.toFixed(1)} s). ` +
+      'The ratio is the median of the rounds\' ratios.',
     '',
-    row(['scenario', 'single req/s', 'cluster req/s', 'cluster / single', 'single p50 ms', 'cluster p50 ms', 'single p99 ms', 'cluster p99 ms', 'errors single / cluster']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['scenario', 'single req/s (rounds)', 'cluster req/s (rounds)', 'cluster / single (rounds)', 'median ratio', 'p99 ms single / cluster (median)', 'API CPU us/req single / cluster (median)', 'errors single / cluster']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
-  for (const run of cluster.runs) {
-    const single = results.runs.find((r) => r.target === run.target && r.label === run.label && r.processes === run.processes);
-    if (run.missing || !single || single.missing) {
-      lines.push(row([run.label, '', '', 'n/a', '', '', '', '', '']));
+  for (const label of [...new Set(cluster.rounds.flatMap((round) => round.cluster.map((run) => run.label)))]) {
+    const pairs = clusterPairs(results, label);
+    if (pairs.length === 0) {
+      lines.push(row([label, '', '', '', 'n/a', '', '', '']));
       continue;
     }
-    const ratio = single.rps > 0 ? `${Math.round((run.rps / single.rps) * 100)}%` : 'n/a';
-    lines.push(row([run.label, num(single.rps), num(run.rps), ratio, single.p50, run.p50, single.p99, run.p99, `${num(single.errors)} / ${num(run.errors)}`]));
+    const ratios = pairs.map(([single, clustered]) => clustered.rps / single.rps);
+    lines.push(row([
+      label,
+      pairs.map(([single]) => num(single.rps)).join(', '),
+      pairs.map(([, clustered]) => num(clustered.rps)).join(', '),
+      ratios.map((r) => `${Math.round(r * 100)}%`).join(', '),
+      `${Math.round(median(ratios) * 100)}%`,
+      `${median(pairs.map(([single]) => single.p99))} / ${median(pairs.map(([, clustered]) => clustered.p99))}`,
+      `${num(median(pairs.map(([single]) => single.cpuMicros ?? 0)))} / ${num(median(pairs.map(([, clustered]) => clustered.cpuMicros ?? 0)))}`,
+      `${num(pairs.reduce((n, [single]) => n + single.errors, 0))} / ${num(pairs.reduce((n, [, clustered]) => n + clustered.errors, 0))}`,
+    ]));
   }
-  for (const lag of cluster.worker.report) {
+  for (const lag of cluster.rounds.flatMap((round) => round.clusterLag)) {
     lines.push('', `PostgreSQL lag during report_score on the cluster: p50 <= ${lag.lagP50} s, p99 <= ${lag.lagP99} s over ${num(lag.observations)} writes; ` +
       `largest pending ${num(lag.maxPending)}; drained ${lag.drainMs === null ? 'never' : `${lag.drainMs} ms`} after it.`);
   }

@@ -2,6 +2,7 @@ import type { ScenarioRun } from './load.js';
 import type { BacklogFigures } from './worker-figures.js';
 import type { MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
+import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
 export interface BenchResults {
@@ -19,16 +20,18 @@ export interface BenchResults {
   apiPeakRssMb: { processes: number; mb: number }[];
   memory: { individual?: MemoryFigures; clan?: MemoryFigures };
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
-  /** --cluster: the same service scenarios (1 API process) on a 3-master Redis Cluster, after the single-Redis ones. */
+  /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }
 
 export interface ClusterResults {
   /** REDIS_CLUSTER_NODES the service was given. */
   nodes: string;
+  /** Masters, replicas and persistence of the cluster. */
+  topology: string;
   seedSeconds: number;
-  runs: ScenarioRun[];
-  worker: { report: BenchResults['worker']['report'] };
+  /** Each round runs the scenarios on the single Redis, then on the cluster. */
+  rounds: { single: ScenarioRun[]; cluster: ScenarioRun[]; clusterLag: BenchResults['worker']['report'] }[];
 }
 
 export function emptyResults(options: BenchOptions): BenchResults {
@@ -47,9 +50,27 @@ export function emptyResults(options: BenchOptions): BenchResults {
 
 /** The bare app's run on the same method and process count: what a scenario is compared with. */
 export function bareFor(results: BenchResults, run: { method: string; processes: number }): ScenarioRun | undefined {
-  return results.runs.find((r) => r.target === 'bare' && r.method === run.method && r.processes === run.processes);
+  const label = run.method === 'GET' ? BARE_GET_LABEL : BARE_POST_LABEL;
+  return results.runs.find((r) => r.target === 'bare' && r.label === label && r.processes === run.processes);
 }
 
 export function apiRun(results: BenchResults, label: string, processes: number): ScenarioRun | undefined {
   return results.runs.find((r) => r.target === 'api' && r.label === label && r.processes === processes);
+}
+
+/** --cluster: per round, the scenario's run on the single Redis and on the cluster (rounds where either is missing are left out). */
+export function clusterPairs(results: BenchResults, label: string): [single: ScenarioRun, cluster: ScenarioRun][] {
+  const pairs: [ScenarioRun, ScenarioRun][] = [];
+  for (const round of results.cluster?.rounds ?? []) {
+    const single = round.single.find((r) => r.label === label);
+    const cluster = round.cluster.find((r) => r.label === label);
+    if (single && cluster && !single.missing && !cluster.missing && single.rps > 0) pairs.push([single, cluster]);
+  }
+  return pairs;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -8,7 +8,7 @@ import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js
 import { leaderboardKeys } from '../../engine/keys.js';
 import type { RedisClient } from '../../engine/redis.js';
 import {
-  BENCH_DATABASE, BENCH_PREFIX, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
+  BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BENCH_PREFIX, databaseUrlFor, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
 } from './fixtures.js';
 
 export interface SeededGame {
@@ -30,15 +30,14 @@ export async function resetBenchData(databaseUrl: string, redis: Redis): Promise
   await deleteBenchKeys(redis);
 }
 
-/** Drops the bench database only (the --cluster run starts on a fresh cluster, with no bench keys to remove). */
+/** Drops a bench database only (the --cluster one lives on a fresh cluster, with no bench keys to remove). */
 export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  if (url.pathname !== `/${BENCH_DATABASE}`) throw new Error(`refusing to drop ${url.pathname}: not the bench database`);
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
+  const database = new URL(databaseUrl).pathname.slice(1);
+  if (database !== BENCH_DATABASE && database !== BENCH_CLUSTER_DATABASE) throw new Error(`refusing to drop ${database}: not a bench database`);
+  const client = new pg.Client({ connectionString: databaseUrlFor(databaseUrl, 'postgres') });
   await client.connect();
   try {
-    await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   } finally {
     await client.end();
   }

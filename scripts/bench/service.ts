@@ -62,8 +62,12 @@ export async function startWorker(setup: ServiceSetup, name = 'worker'): Promise
   return worker;
 }
 
-export async function startBare(setup: ServiceSetup, processes: number): Promise<Started> {
-  const env = { ...process.env, NODE_ENV: 'production', BARE_PORT: String(setup.barePort), BARE_PROCESSES: String(processes) };
+/** The bare app; with `reportBoard` (an internal id) it also serves the report script alone on that board. */
+export async function startBare(setup: ServiceSetup, processes: number, reportBoard?: number): Promise<Started> {
+  const env = {
+    ...process.env, NODE_ENV: 'production', BARE_PORT: String(setup.barePort), BARE_PROCESSES: String(processes),
+    ...(reportBoard !== undefined && { BARE_REPORT_BOARD: String(reportBoard), REDIS_URL: setup.redisUrl, REDIS_KEY_PREFIX: BENCH_PREFIX }),
+  };
   const bare = startNode(`bare x${processes}`, [dist('scripts', 'bench', 'bare-app.js')], env, logFile(setup, `bare-${processes}`));
   await waitForHttp(`http://127.0.0.1:${setup.barePort}/healthz`, bare);
   await waitUntilSettled(bare, processes > 1 ? processes : 0);
