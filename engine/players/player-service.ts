@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.js';
 import { newPlayerId } from '../credentials.js';
@@ -20,6 +21,16 @@ export interface PlayerProfile {
 export class PlayerService {
   // Profiles, not rows: the generated name (a hash) is computed once per cached player, not per read.
   private readonly cache: LRUCache<string, PlayerProfile>;
+  // Cache misses of concurrent requests are looked up together: under load, one query per event-loop
+  // turn instead of one per request (the pool's round trips and PostgreSQL's per-query work dominate
+  // a primary-key lookup).
+  private readonly misses = new DataLoader<string, Player | null>(
+    async (ids) => {
+      const found = new Map((await this.store.findMany([...ids])).map((player) => [player.id, player]));
+      return ids.map((id) => found.get(id) ?? null);
+    },
+    { cache: false, batchScheduleFn: (load) => setImmediate(load), maxBatchSize: 1000 },
+  );
 
   constructor(
     private readonly store: PlayerStore,
@@ -58,7 +69,9 @@ export class PlayerService {
   async getMany(gameId: string, playerIds: string[]): Promise<Map<string, PlayerProfile>> {
     const missing = playerIds.filter((id) => !this.cache.has(id));
     if (missing.length > 0) {
-      for (const player of await this.store.findMany(missing)) this.cache.set(player.id, profile(player));
+      for (const player of await Promise.all(missing.map((id) => this.misses.load(id)))) {
+        if (player) this.cache.set(player.id, profile(player));
+      }
     }
     const profiles = new Map<string, PlayerProfile>();
     for (const id of playerIds) {
@@ -71,7 +84,7 @@ export class PlayerService {
   /** A player of any game (the avatar endpoint takes no credentials), or undefined. */
   async find(playerId: string): Promise<PlayerProfile | undefined> {
     if (!this.cache.has(playerId)) {
-      const [player] = await this.store.findMany([playerId]);
+      const player = await this.misses.load(playerId);
       if (!player) return undefined;
       this.cache.set(player.id, profile(player));
     }

@@ -47,7 +47,12 @@ export class PlayerStore {
   async findMany(ids: string[]): Promise<Player[]> {
     const lookups = ids.filter(storable);
     if (lookups.length === 0) return [];
-    const { rows } = await this.pool.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`, [lookups]);
+    // Named, so each pooled connection plans it once: the hottest query of the read paths.
+    const { rows } = await this.pool.query<PlayerRow>({
+      name: 'players-find-many',
+      text: `SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`,
+      values: [lookups],
+    });
     return rows.map(toPlayer);
   }
 

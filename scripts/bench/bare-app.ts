@@ -25,7 +25,7 @@ if (cluster.isPrimary && processes > 1) {
   app.post('/bare', express.json(), (req, res) => {
     res.json({ received: (req.body as { score?: unknown }).score ?? null });
   });
-  // The rung between the ceiling and the service: the bare POST plus the engine's report script on the
+  // The rungs between the ceiling and the service: the bare POST plus the engine's report script on the
   // seeded board and the persistence job it may call for (as the service does, so the worker's figures
   // stay clean), without the API's authentication, validation, lookups and views.
   const board = process.env.BARE_REPORT_BOARD;
@@ -34,6 +34,12 @@ if (cluster.isPrimary && processes > 1) {
     const rankings = new Rankings(createRedis(process.env.REDIS_URL, { role: 'request' }), prefix);
     const persistence = new PersistenceQueue(createRedis(process.env.REDIS_URL, { role: 'queue' }), prefix, Number(process.env.PERSIST_QUEUE_SHARDS ?? '4'));
     const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
+    // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
+    app.get('/bare/rank/:player_id', async (req, res) => {
+      const { total, entries } = await rankings.scoresOf(ranked, 'players', [req.params.player_id]);
+      const entry = entries[0];
+      res.json({ player_id: req.params.player_id, score: entry ? Number(entry.score) : null, rank: entry?.rank ?? null, total });
+    });
     app.post('/bare/report', express.json(), async (req, res) => {
       const { player_id: player, score } = req.body as { player_id: string; score: number };
       const outcome = await rankings.report(ranked, player, score);

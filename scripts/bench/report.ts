@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bareFor, clusterPairs, median, type BenchResults } from './results.js';
-import { BARE_REPORT_LABEL } from './scenarios.js';
+import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -43,7 +43,7 @@ function serviceSections(results: BenchResults): string[] {
       lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
       continue;
     }
-    const bare = run.target === 'api' || run.label === BARE_REPORT_LABEL ? bareFor(results, run) : undefined;
+    const bare = run.target === 'api' || run.label === BARE_REPORT_LABEL || run.label === BARE_RANK_LABEL ? bareFor(results, run) : undefined;
     const ratio = bare ? `${Math.round((run.rps / bare.rps) * 100)}% of ${run.method}` : '';
     const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
     const rss = run.rssMb ? num(run.rssMb) : '';

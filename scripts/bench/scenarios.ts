@@ -13,7 +13,7 @@ export interface ScenarioContext {
 }
 
 export type ScenarioKind =
-  | 'bare-get' | 'bare-post' | 'bare-report' | 'report' | 'server-batch' | 'record'
+  | 'bare-get' | 'bare-post' | 'bare-rank' | 'bare-report' | 'report' | 'server-batch' | 'record'
   | 'third-party-page' | 'around-me' | 'page' | 'avatar';
 
 export interface Scenario {
@@ -45,12 +45,14 @@ export const SERVICE_SCENARIOS: Scenario[] = [
 
 export const BARE_GET_LABEL = 'bare JSON GET';
 export const BARE_POST_LABEL = 'bare JSON POST';
-/** Not a ceiling: the bare POST plus the report script, to tell Redis's share of report_score from the API's. */
+/** Not ceilings: the bare POST plus the report script and the bare GET plus a rank read, to tell Redis's share from the API's. */
 export const BARE_REPORT_LABEL = 'bare POST + report script';
+export const BARE_RANK_LABEL = 'bare GET + rank read script';
 
 export const BARE_SCENARIOS: Scenario[] = [
   { label: BARE_GET_LABEL, kind: 'bare-get', method: 'GET', board: '' },
   { label: BARE_POST_LABEL, kind: 'bare-post', method: 'POST', board: '' },
+  { label: BARE_RANK_LABEL, kind: 'bare-rank', method: 'GET', board: BOARDS.main },
   { label: BARE_REPORT_LABEL, kind: 'bare-report', method: 'POST', board: BOARDS.main },
 ];
 
@@ -75,6 +77,8 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
       return () => ({ method: 'GET', path: '/bare', headers: {} });
     case 'bare-post':
       return () => ({ method: 'POST', path: '/bare', headers: json, body: JSON.stringify({ score: score() }) });
+    case 'bare-rank':
+      return () => ({ method: 'GET', path: `/bare/rank/${player()}`, headers: {} });
     case 'bare-report':
       return () => ({ method: 'POST', path: '/bare/report', headers: json, body: JSON.stringify({ player_id: player(), score: score() }) });
     case 'report':

@@ -1,5 +1,5 @@
 import { apiRun, bareFor, clusterPairs, median, type BenchResults } from './results.js';
-import { BARE_REPORT_LABEL } from './scenarios.js';
+import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 
 export interface TargetCheck {
   target: string;
@@ -24,9 +24,10 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     const target = `${label} >= ${pct(minimum)} of bare ${run?.method ?? ''} req/s (${processesLabel(processes)})`;
     if (!run || !bare || run.missing) return check(target, run?.missing ? 'endpoint missing' : 'not measured', undefined);
     const r = run.rps / bare.rps;
-    // For reports, the rung between: how far the report script alone (no API layers) gets.
-    const rung = run.method === 'POST' ? results.runs.find((x) => x.label === BARE_REPORT_LABEL && x.processes === processes && !x.missing) : undefined;
-    const split = rung ? `; bare POST + report script alone ${pct(rung.rps / bare.rps)}` : '';
+    // The rung between: how far the Redis script alone (no API layers) gets.
+    const rungLabel = run.method === 'POST' ? BARE_REPORT_LABEL : BARE_RANK_LABEL;
+    const rung = results.runs.find((x) => x.label === rungLabel && x.processes === processes && !x.missing);
+    const split = rung ? `; ${rungLabel} alone ${pct(rung.rps / bare.rps)}` : '';
     return check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(bare.rps)}${split})`, r >= minimum);
   };
   const p99 = (processes: number) => {
