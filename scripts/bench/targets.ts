@@ -24,8 +24,8 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     const target = `${label} >= ${pct(minimum)} of bare ${run?.method ?? ''} req/s (${processesLabel(processes)})`;
     if (!run || !bare || run.missing) return check(target, run?.missing ? 'endpoint missing' : 'not measured', undefined);
     const r = run.rps / bare.rps;
-    // The rung between: how far the Redis script alone (no API layers) gets.
-    const rungLabel = run.method === 'POST' ? BARE_REPORT_LABEL : BARE_RANK_LABEL;
+    // The rung between, for the scenarios that have one: how far the Redis script alone (no API layers) gets.
+    const rungLabel = { 'client report_score': BARE_REPORT_LABEL, 'player record read': BARE_RANK_LABEL }[label];
     const rung = results.runs.find((x) => x.label === rungLabel && x.processes === processes && !x.missing);
     const split = rung ? `; ${rungLabel} alone ${pct(rung.rps / bare.rps)}` : '';
     return check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(bare.rps)}${split})`, r >= minimum);
