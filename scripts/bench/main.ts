@@ -31,8 +31,8 @@ import { backlogDrain } from './worker-figures.js';
  * the table to .artifacts/bench/. Exits 0 whenever it completes, whatever the figures.
  *
  * `--cluster` (issue 8): instead, the service scenarios (all, or those of --only) with 1 API process
- * on the single Redis, then the same on a throwaway 3-master/3-replica Redis Cluster
- * (scripts/redis-cluster.ts, ports 7100-7105) seeded the same way, and the two side by side. The
+ * on the single Redis and on a throwaway 3-master Redis Cluster (scripts/redis-cluster.ts, ports
+ * 7100-7102) seeded the same way, in alternating rounds, side by side (see clusterComparison). The
  * cluster is stopped at the end, on error and on Ctrl-C too.
  */
 const OUTPUT_DIR = path.join(projectRoot, '.artifacts', 'bench');
