@@ -5,7 +5,7 @@ import { loadConfig } from '../../engine/config.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { createLogger } from '../../engine/logger.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
-import { createGame, type TestGame } from '../helpers/fixtures.js';
+import { createGame, createLeaderboard, reportScore, signupMany, type TestGame } from '../helpers/fixtures.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/processes.js';
 
@@ -54,5 +54,26 @@ describe('readiness and outages', () => {
     proxy.unblock();
     await until(async () => (await request(app).get('/readyz')).status === 200, '/readyz to recover');
     await request(app).post('/api/v1/signup/anonymous').set('Publishable-Key', game.publishableKey).send({}).expect(201);
+  });
+
+  it('when PostgreSQL is unreachable, a record read of a player this process has not looked up is 503, not 404; once it is back, concurrent reads of distinct players each get their own record', async () => {
+    const board = await createLeaderboard(game);
+    const players = await signupMany(game, 8);
+    await Promise.all(players.map((player, i) => reportScore(game, player, board, 100 + i).expect(200)));
+    const record = (playerId: string) =>
+      request(app).get(`/api/v1/client/leaderboards/${board}/players/${playerId}`).set('Secret-Key', game.secretKey);
+    await record(players[0]!.playerId).expect(200); // the leaderboard is now cached; the other players are not
+
+    proxy.block();
+    const outage = await record(players[1]!.playerId).expect(checkAgainstOpenApi).expect(503);
+    expect(outage.body.error.code).to.equal('unavailable');
+
+    proxy.unblock();
+    await until(async () => (await request(app).get('/readyz')).status === 200, '/readyz to recover');
+    // These misses arrive together, so they are looked up together: each answer must still be its own player's.
+    const answers = await Promise.all(players.slice(1).map((player) => record(player.playerId).expect(200)));
+    answers.forEach((answer, i) => {
+      expect(answer.body).to.include({ player_id: players[i + 1]!.playerId, score: 101 + i });
+    });
   });
 });
