@@ -7,6 +7,7 @@ import { migrate } from '../../engine/db.js';
 import { leaderboardKeys } from '../../engine/keys.js';
 import { projectRoot } from '../../engine/paths.js';
 import { ensureServices } from '../services.js';
+import { nodeFlags } from '../node-flags.js';
 
 /**
  * `npm run soak [-- --seconds 60]`: the service (API and worker processes) under 60 s of mixed load
@@ -37,8 +38,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
     RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
   };
-  const api = start('api/main.js', env);
-  start('worker/main.js', env);
+  const api = start('api', env);
+  start('worker', env);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 'the API');
   const plan = await setUpGame(url);
@@ -141,8 +142,10 @@ async function compare(redisUrl: string, databaseUrl: string, gameId: string): P
   }
 }
 
-function start(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist', entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Starts the API or the worker as `npm start` does (same node flags). */
+function start(role: 'api' | 'worker', env: NodeJS.ProcessEnv): ChildProcess {
+  const entry = path.join(projectRoot, 'dist', role, 'main.js');
+  const child = spawn(process.execPath, [...nodeFlags(role, env), entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
 }
