@@ -10,8 +10,9 @@ import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending }
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
 
 /**
- * The ceiling: the bare app's GET and POST with `processes` processes; then the bare POST plus the
- * report script on `reportBoard` (internal id), the rung that splits report_score's cost in two.
+ * The ceiling: the bare app's GET and POST with `processes` processes; then the rungs on
+ * `reportBoard` (internal id), the bare GET plus the rank read script and the bare POST plus the
+ * report script, which split the record read's and report_score's costs into Redis's and the API's.
  */
 export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started, reportBoard: number): Promise<void> {
   const bare = await startBare(setup, processes, reportBoard);

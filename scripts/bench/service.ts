@@ -62,7 +62,7 @@ export async function startWorker(setup: ServiceSetup, name = 'worker'): Promise
   return worker;
 }
 
-/** The bare app; with `reportBoard` (an internal id) it also serves the report script alone on that board. */
+/** The bare app; with `reportBoard` (an internal id) it also serves the rungs (the engine's scripts alone) on that board. */
 export async function startBare(setup: ServiceSetup, processes: number, reportBoard?: number): Promise<Started> {
   const env = {
     ...process.env, NODE_ENV: 'production', BARE_PORT: String(setup.barePort), BARE_PROCESSES: String(processes),
