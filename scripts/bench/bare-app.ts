@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import express from 'express';
+import { loadConfig } from '../../engine/config.js';
 import { createRedis } from '../../engine/redis.js';
 import { Rankings } from '../../engine/ranking/rankings.js';
 import { PersistenceQueue } from '../../engine/persistence/persistence-queue.js';
@@ -29,10 +30,11 @@ if (cluster.isPrimary && processes > 1) {
   // seeded board and the persistence job it may call for (as the service does, so the worker's figures
   // stay clean), without the API's authentication, validation, lookups and views.
   const board = process.env.BARE_REPORT_BOARD;
-  if (board && process.env.REDIS_URL) {
-    const prefix = process.env.REDIS_KEY_PREFIX!;
-    const rankings = new Rankings(createRedis(process.env.REDIS_URL, { role: 'request' }), prefix);
-    const persistence = new PersistenceQueue(createRedis(process.env.REDIS_URL, { role: 'queue' }), prefix, Number(process.env.PERSIST_QUEUE_SHARDS ?? '4'));
+  if (board) {
+    // The service's own configuration, so the key prefix and queue shards are the worker's.
+    const config = loadConfig(process.env);
+    const rankings = new Rankings(createRedis(config.redisUrl, { role: 'request' }), config.redisKeyPrefix);
+    const persistence = new PersistenceQueue(createRedis(config.redisUrl, { role: 'queue' }), config.redisKeyPrefix, config.persistQueueShards);
     const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {
