@@ -1,3 +1,5 @@
+import { crc32 } from 'node:zlib';
+
 /**
  * Every Redis key the engine uses is built here. All keys of one leaderboard share the hash tag
  * `{<internal id>}`, so each Lua script touches a single Redis Cluster slot.
@@ -9,8 +11,6 @@ export interface LeaderboardKeys {
   dirty: string;
   /** flag: a persistence job for this leaderboard is queued or running. */
   queued: string;
-  /** hash player -> clan id, for every clan member of the game (clan leaderboards only). */
-  members: string;
   /** zset clan -> sum of its members' best scores (clan leaderboards only). */
   clans: string;
   /** hash clan -> number of its members holding a score. */
@@ -19,23 +19,52 @@ export interface LeaderboardKeys {
   dirtyClans: string;
   /** hash clan -> version of its total (microsecond clock, strictly increasing per clan). */
   clanVersions: string;
+  /** hash clan number -> clan id: memberships store the number (see memberKey). */
+  clanIds: string;
+  /** hash clan id -> clan number, given on a clan's first member and kept while the board lives. */
+  clanNumbers: string;
   /** flag: this leaderboard's Redis state is complete (created empty, or rebuilt from PostgreSQL). */
   ready: string;
 }
 
+function boardBase(prefix: string, internalId: number): string {
+  return `${prefix}:lb:{${internalId}}`;
+}
+
 export function leaderboardKeys(prefix: string, internalId: number): LeaderboardKeys {
-  const base = `${prefix}:lb:{${internalId}}`;
+  const base = boardBase(prefix, internalId);
   return {
     scores: `${base}:scores`,
     dirty: `${base}:dirty`,
     queued: `${base}:queued`,
-    members: `${base}:members`,
     clans: `${base}:clans`,
     clanCounts: `${base}:clan-counts`,
     dirtyClans: `${base}:dirty-clans`,
     clanVersions: `${base}:clan-versions`,
+    clanIds: `${base}:clan-ids`,
+    clanNumbers: `${base}:clan-numbers`,
     ready: `${base}:ready`,
   };
+}
+
+/**
+ * A clan leaderboard keeps every clan member of the game as player -> clan number, spread by the
+ * player id's CRC-32 over this many hashes. A hash of up to 128 short fields stays in Redis's
+ * compact listpack encoding (hash-max-listpack-entries): ~21 bytes per member with 12-character
+ * ids, against ~56 in one big hashtable. 16,384 buckets hold ~1.5 million members before buckets
+ * start to outgrow that; past it, each bucket that does costs what the single hash did.
+ */
+export const MEMBER_BUCKETS = 16_384;
+
+/** The hash (player -> clan number) that holds this player's membership on a clan leaderboard. */
+export function memberKey(prefix: string, internalId: number, playerId: string): string {
+  return `${boardBase(prefix, internalId)}:members:${crc32(playerId) % MEMBER_BUCKETS}`;
+}
+
+/** Every membership hash of a leaderboard, to read or drop them all. */
+export function allMemberKeys(prefix: string, internalId: number): string[] {
+  const base = boardBase(prefix, internalId);
+  return Array.from({ length: MEMBER_BUCKETS }, (_, bucket) => `${base}:members:${bucket}`);
 }
 
 /** Channel on which API processes announce key, player and leaderboard changes to each other. */

@@ -5,7 +5,7 @@ import { luaDir } from './paths.js';
 
 type ScriptArg = string | number;
 
-/** The engine's Lua scripts (engine/scripts/<name>-<number of keys>.lua), typed for callers. */
+/** The engine's Lua scripts (engine/scripts/<name>[-<number of keys>].lua), typed for callers. */
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number], Context>;
@@ -88,15 +88,16 @@ export async function waitForRedis(client: RedisClient, timeoutMs = 10_000): Pro
   });
 }
 
-let scriptSources: { name: string; numberOfKeys: number; lua: string }[] | undefined;
+let scriptSources: { name: string; numberOfKeys: number | undefined; lua: string }[] | undefined;
 
 function loadScriptSources() {
   scriptSources ??= readdirSync(luaDir)
     .filter((file) => file.endsWith('.lua'))
     .map((file) => {
-      const match = /^(.+)-(\d+)\.lua$/.exec(file);
-      if (!match) throw new Error(`Lua script ${file} must be named <command>-<number of keys>.lua`);
-      return { name: match[1]!, numberOfKeys: Number(match[2]), lua: withIncludes(file) };
+      // <command>-<number of keys>.lua; <command>.lua when the caller passes the number of keys first.
+      const match = /^([A-Za-z]+)(?:-(\d+))?\.lua$/.exec(file);
+      if (!match) throw new Error(`Lua script ${file} must be named <command>[-<number of keys>].lua`);
+      return { name: match[1]!, numberOfKeys: match[2] === undefined ? undefined : Number(match[2]), lua: withIncludes(file) };
     });
   return scriptSources;
 }
@@ -110,7 +111,7 @@ function withIncludes(file: string): string {
 }
 
 /** The full text of one engine script, includes expanded (for measurements and tooling). */
-export function scriptSource(name: string): { numberOfKeys: number; lua: string } {
+export function scriptSource(name: string): { numberOfKeys: number | undefined; lua: string } {
   const script = loadScriptSources().find((candidate) => candidate.name === name);
   if (!script) throw new Error(`no Lua script named ${name}`);
   return script;

@@ -23,13 +23,7 @@ export async function reconcileClanLeaderboard(
   const expected = new Map<string, string>();
   for await (const page of clanMemberships(pool, board.gameId)) for (const [player, clan] of page) expected.set(player, clan);
 
-  const live = new Map<string, string>();
-  let cursor = '0';
-  do {
-    const [next, fields] = await redis.hscan(k.members, cursor, 'COUNT', '5000');
-    for (let i = 0; i < fields.length; i += 2) live.set(fields[i]!, fields[i + 1]!);
-    cursor = next;
-  } while (cursor !== '0');
+  const live = await rankings.memberships(board);
 
   const moves: [string, string | null][] = [];
   for (const [player, clan] of expected) if (live.get(player) !== clan) moves.push([player, clan]);

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis.js';
-import { leaderboardKeys, type LeaderboardKeys } from '../keys.js';
+import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
 /** What the ranking core needs to know of a leaderboard. */
@@ -42,10 +42,20 @@ export class Rankings {
     return leaderboardKeys(this.prefix, board.internalId);
   }
 
+  /** The hash holding the player's clan membership on a clan leaderboard. */
+  memberKey(board: { internalId: number }, playerId: string): string {
+    return memberKey(this.prefix, board.internalId, playerId);
+  }
+
+  /** Every membership hash of the leaderboard. */
+  allMemberKeys(board: { internalId: number }): string[] {
+    return allMemberKeys(this.prefix, board.internalId);
+  }
+
   async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
     const k = this.keys(board);
     const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
-      k.scores, k.dirty, k.queued, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+      k.scores, k.dirty, k.queued, this.memberKey(board, playerId), k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, k.clanIds,
       playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
     );
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
@@ -83,10 +93,9 @@ export class Rankings {
 
   /** Sets clan memberships on a clan leaderboard, moving best scores between clan totals. */
   async setClans(board: RankedBoard, memberships: [playerId: string, clanId: string | null][]): Promise<void> {
-    const k = this.keys(board);
     for (const chunk of chunks(memberships, 1000)) {
       await this.redis.setClans(
-        k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+        ...this.clanKeys(board, chunk.map(([player]) => player)),
         ...chunk.flatMap(([player, clan]) => [player, clan ?? '']),
       );
     }
@@ -94,19 +103,15 @@ export class Rankings {
 
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
   async reconcileClan(board: RankedBoard, clanId: string, memberIds: string[]): Promise<boolean> {
-    const k = this.keys(board);
-    const repaired = await this.redis.reconcileClan(
-      k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, clanId, ...memberIds,
-    );
+    const repaired = await this.redis.reconcileClan(...this.clanKeys(board, memberIds), clanId, ...memberIds);
     return repaired === 1;
   }
 
   /** Merges persisted best scores back into the live ranking (rebuild). */
   async merge(board: RankedBoard, scores: [playerId: string, score: number][]): Promise<void> {
-    const k = this.keys(board);
     for (const chunk of chunks(scores, 2000)) {
       await this.redis.mergeScores(
-        k.scores, k.members, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions,
+        ...this.clanKeys(board, chunk.map(([player]) => player)),
         board.sortOrder, ...chunk.flatMap(([player, score]) => [player, String(score)]),
       );
     }
@@ -134,7 +139,27 @@ export class Rankings {
 
   /** Removes every key of a leaderboard (they share one slot, so one command). */
   async drop(board: { internalId: number }): Promise<void> {
-    await this.redis.unlink(...Object.values(this.keys(board)));
+    await this.redis.unlink(...Object.values(this.keys(board)), ...this.allMemberKeys(board));
+  }
+
+  /** The live clan memberships of a clan leaderboard, player -> clan id. */
+  async memberships(board: { internalId: number }): Promise<Map<string, string>> {
+    const clanIds = await this.redis.hgetall(this.keys(board).clanIds);
+    const memberships = new Map<string, string>();
+    for (const keys of chunks(this.allMemberKeys(board), 512)) {
+      for (const hash of await Promise.all(keys.map((key) => this.redis.hgetall(key)))) {
+        for (const [player, number] of Object.entries(hash)) memberships.set(player, clanIds[number]!);
+      }
+    }
+    return memberships;
+  }
+
+  /** Key count and keys of the scripts that read or move memberships of the given players. */
+  private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
+    const k = this.keys(board);
+    const keys = [k.scores, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, k.clanIds, k.clanNumbers];
+    const memberKeys = playerIds.map((player) => this.memberKey(board, player));
+    return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }
 
   private rankingKey(board: RankedBoard, view: View): string {

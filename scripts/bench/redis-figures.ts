@@ -11,15 +11,18 @@ export interface MemoryFigures {
 
 /**
  * Bytes per ranked entry: every key the engine keeps for the leaderboard (exact, SAMPLES 0),
- * divided by the number of ranked players. On a clan board that includes the members hash.
+ * divided by the number of ranked players. On a clan board that includes the member hashes.
  */
 export async function memoryPerEntry(redis: Redis, engine: Engine, board: Leaderboard): Promise<MemoryFigures> {
   const keys = engine.rankings.keys(board);
+  const usage = async (key: string) => ((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) as number | null) ?? 0;
   const bytes: Record<string, number> = {};
   for (const [name, key] of Object.entries(keys)) {
-    const usage = (await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) as number | null;
-    if (usage) bytes[name] = usage;
+    const used = await usage(key);
+    if (used) bytes[name] = used;
   }
+  const members = (await Promise.all(engine.rankings.allMemberKeys(board).map(usage))).reduce((sum, n) => sum + n, 0);
+  if (members) bytes.members = members;
   const entries = await redis.zcard(keys.scores);
   const total = Object.values(bytes).reduce((sum, n) => sum + n, 0);
   return { entries, bytes, perEntry: entries === 0 ? 0 : total / entries };

@@ -5,7 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
-import { leaderboardKeys } from '../../engine/keys.js';
+import { leaderboardKeys, memberKey } from '../../engine/keys.js';
 import type { RedisClient } from '../../engine/redis.js';
 import {
   BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BENCH_PREFIX, databaseUrlFor, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
@@ -57,8 +57,9 @@ async function deleteBenchKeys(redis: Redis): Promise<void> {
 /**
  * Creates the game and its leaderboards through the engine (real keys, real rows), then fills
  * them in bulk, both stores at once: PostgreSQL by COPY, Redis by pipelined ZADD/HSET, laid out
- * exactly as a rebuild would leave them (scores, clan members, clan totals and counts, ready marks).
- * Each pipeline writes one key, so on a Redis Cluster (`redis` a Cluster client) it stays in one slot.
+ * exactly as a rebuild would leave them (scores, clan members, clan totals, counts and versions,
+ * ready marks). Each pipeline writes keys of one leaderboard, which share a hash tag, so on a Redis
+ * Cluster (`redis` a Cluster client) it stays in one slot.
  */
 export async function seed(engine: Engine, redis: RedisClient, players: number, smallBoard: number): Promise<SeededGame> {
   const game = await engine.games.create('bench');
@@ -117,9 +118,10 @@ export async function seed(engine: Engine, redis: RedisClient, players: number, 
     await writeSortedSet(redis, key(BOARDS.small).scores, ids.slice(0, smallBoard), smallScores);
     const clanKeys = key(BOARDS.clans);
     await writeSortedSet(redis, clanKeys.scores, ids, clanBoardScores);
-    await writeHash(redis, clanKeys.members, ids, memberClans);
+    await writeMemberships(redis, clanBoard, ids, memberClans, clans);
     await writeSortedSet(redis, clanKeys.clans, [...totals.keys()], [...totals.values()].map((t) => t.total));
     await writeHash(redis, clanKeys.clanCounts, [...totals.keys()], [...totals.values()].map((t) => String(t.count)));
+    await writeHash(redis, clanKeys.clanVersions, [...totals.keys()], [...totals.keys()].map(() => String(version)));
     await Promise.all(Object.keys(boards).map((board) => redis.set(key(board).ready, '1')));
   };
   const timed = async (work: () => Promise<void>) => {
@@ -180,6 +182,28 @@ async function writeHash(redis: RedisClient, key: string, fields: string[], valu
     const args: string[] = [];
     for (let i = from; i < to; i += 1) args.push(fields[i]!, values[i]!);
     batch.hset(key, ...args);
+  }, redis);
+}
+
+/**
+ * Memberships as the clan scripts keep them: each clan numbered in both directions, and each player's
+ * clan number in the member hash the engine picks for that player.
+ */
+async function writeMemberships(redis: RedisClient, internalId: number, ids: string[], memberClans: string[], clans: string[]): Promise<void> {
+  const keys = leaderboardKeys(BENCH_PREFIX, internalId);
+  const numbers = new Map(clans.map((clan, i) => [clan, String(i + 1)]));
+  await writeHash(redis, keys.clanIds, [...numbers.values()], [...numbers.keys()]);
+  await writeHash(redis, keys.clanNumbers, [...numbers.keys()], [...numbers.values()]);
+  const buckets = new Map<string, string[]>();
+  ids.forEach((id, i) => {
+    const key = memberKey(BENCH_PREFIX, internalId, id);
+    const fields = buckets.get(key) ?? [];
+    fields.push(id, numbers.get(memberClans[i]!)!);
+    buckets.set(key, fields);
+  });
+  const hashes = [...buckets];
+  await writeChunks(hashes.length, (batch, from, to) => {
+    for (let i = from; i < to; i += 1) batch.hset(hashes[i]![0], ...hashes[i]![1]);
   }, redis);
 }
 

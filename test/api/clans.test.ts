@@ -105,6 +105,23 @@ describe('clans and clan totals', () => {
     await api().delete(`/api/v1/server/clans/${blue}`).set(server()).expect(404);
   });
 
+  it('when a deleted clan id is created again, with ids of the longest length, then old and new members are told apart', async () => {
+    const [leaver, joiner] = [players[6]!, players[7]!];
+    const long = uniqueId('long').padEnd(64, 'x');
+    await api().put(`/api/v1/server/clans/${long}`).set(server()).send({}).expect(201);
+    await setClan(leaver, long);
+    await report(leaver, 30);
+    await api().delete(`/api/v1/server/clans/${long}`).set(server()).expect(204);
+    clanOf.set(leaver.playerId, null);
+    await api().put(`/api/v1/server/clans/${long}`).set(server()).send({}).expect(201);
+    await setClan(joiner, long);
+    await report(joiner, 12);
+    expect(await liveTotals()).to.deep.equal(expectedTotals());
+    expect((await liveTotals())[long]).to.equal(12);
+    const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${joiner.playerId}`).set(server()).expect(200);
+    expect(record.body.clan_id).to.equal(long);
+  });
+
   it('when a player joins a clan that does not exist, then 404 clan_not_found and nothing moves', async () => {
     const before = await liveTotals();
     const res = await api().patch(`/api/v1/server/players/${players[5]!.playerId}`).set(server()).send({ clan_id: 'no-such-clan' }).expect(404);

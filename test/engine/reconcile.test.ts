@@ -36,12 +36,13 @@ describe('clan total reconciliation', () => {
 
     // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists.
     await testEngine().redis.zadd(keys.clans, '999', alpha);
-    await testEngine().redis.hset(keys.members, players[5]!.playerId, alpha);
+    const alphaNumber = await testEngine().redis.hget(keys.clanNumbers, alpha);
+    await testEngine().redis.hset(testEngine().rankings.memberKey(board, players[5]!.playerId), players[5]!.playerId, alphaNumber!);
     await testEngine().redis.zadd(keys.clans, '5', 'ghost-clan');
 
     expect(await runReconcile()).to.equal(0);
     const totals = await liveClanTotals(board);
     expect(Object.fromEntries(totals)).to.deep.equal({ [alpha]: recount([0, 1, 2]), [beta]: recount([3, 4, 5]) });
-    expect(await testEngine().redis.hget(keys.members, players[5]!.playerId)).to.equal(beta);
+    expect((await testEngine().rankings.memberships(board)).get(players[5]!.playerId)).to.equal(beta);
   });
 });

@@ -110,8 +110,7 @@ describe('persistence to PostgreSQL', function () {
 
     const engine = testEngine();
     await worker.stop(); // so the sweeper does not rebuild first: the command must do it
-    const keys = engine.rankings.keys(board);
-    await engine.redis.del(keys.scores, keys.members, keys.clans, keys.clanCounts, keys.ready);
+    await engine.rankings.drop(board);
     expect(await liveScores(board)).to.have.property('size', 0);
 
     const exitCode = await new Promise((resolve) =>

@@ -1,4 +1,28 @@
--- Clan totals bookkeeping. K holds the key names: clans, clanCounts, dirtyClans, clanVersions.
+-- Clan totals bookkeeping. K holds the key names: scores, clans, clanCounts, dirtyClans,
+-- clanVersions, clanIds, clanNumbers. A player's membership lives in one of the board's member
+-- hashes (memberKey, chosen by the caller) as the clan's number, which costs a few bytes per member
+-- where a clan id may take 64.
+
+-- The player's clan id, or nil.
+local function clanOf(K, memberKey, player)
+  local number = redis.call('HGET', memberKey, player)
+  if number then
+    return redis.call('HGET', K.clanIds, number)
+  end
+  return nil
+end
+
+-- The clan's number, given on first use. Numbers are never taken back while the board lives, so
+-- the next one is the count of those given.
+local function clanNumber(K, clan)
+  local number = redis.call('HGET', K.clanNumbers, clan)
+  if not number then
+    number = tostring(redis.call('HLEN', K.clanIds) + 1)
+    redis.call('HSET', K.clanIds, number, clan)
+    redis.call('HSET', K.clanNumbers, clan, number)
+  end
+  return number
+end
 
 -- Marks a clan total for persistence with a version that only grows, even across a Redis data loss
 -- (it follows the server clock), so PostgreSQL never takes an older total over a newer one.
@@ -25,14 +49,14 @@ end
 
 -- Keeps the better of the stored and the given score (ZADD GT, or LT when lower is better) and
 -- moves the player's clan total by the improvement. Returns the best score and whether it changed.
-local function applyScore(K, player, score, order, clock)
+local function applyScore(K, memberKey, player, score, order, clock)
   local before = redis.call('ZSCORE', K.scores, player)
   local changed = redis.call('ZADD', K.scores, order == 'asc' and 'LT' or 'GT', 'CH', score, player)
   if changed == 0 then
     return before, false
   end
   local best = redis.call('ZSCORE', K.scores, player)
-  local clan = redis.call('HGET', K.members, player)
+  local clan = clanOf(K, memberKey, player)
   if clan then
     -- Subtracting before adding keeps a total exact while the numbers are ordinary; the difference
     -- of two extreme scores may overflow, which adjustClan saturates.
@@ -43,18 +67,18 @@ local function applyScore(K, player, score, order, clock)
 end
 
 -- Moves a player to another clan (or to none, when clan is ''), carrying their best score.
-local function moveToClan(K, player, clan, clock)
-  local old = redis.call('HGET', K.members, player)
+local function moveToClan(K, memberKey, player, clan, clock)
+  local old = clanOf(K, memberKey, player)
   if (old or '') == clan then
     return false
   end
   local score = redis.call('ZSCORE', K.scores, player)
   if old then
-    redis.call('HDEL', K.members, player)
+    redis.call('HDEL', memberKey, player)
     if score then adjustClan(K, old, -tonumber(score), -1, clock) end
   end
   if clan ~= '' then
-    redis.call('HSET', K.members, player, clan)
+    redis.call('HSET', memberKey, player, clanNumber(K, clan))
     if score then adjustClan(K, clan, tonumber(score), 1, clock) end
   end
   return true

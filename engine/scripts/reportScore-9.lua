@@ -1,7 +1,8 @@
 --[[
   Records one reported score atomically and answers with the rank it gives.
 
-  KEYS: 1 scores, 2 dirty, 3 queued, 4 members, 5 clans, 6 clanCounts, 7 dirtyClans, 8 clanVersions
+  KEYS: 1 scores, 2 dirty, 3 queued, 4 the player's member key, 5 clans, 6 clanCounts, 7 dirtyClans,
+        8 clanVersions, 9 clanIds
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms)
   Reply: { best score (string), improved (0|1), rank, total, needs a persistence job (0|1) }
 ]]
@@ -9,12 +10,12 @@
 -- @include "clan-totals"
 -- @include "ranks"
 
-local K = { scores = KEYS[1], members = KEYS[4], clans = KEYS[5], clanCounts = KEYS[6],
-            dirtyClans = KEYS[7], clanVersions = KEYS[8] }
+local K = { scores = KEYS[1], clans = KEYS[5], clanCounts = KEYS[6], dirtyClans = KEYS[7],
+            clanVersions = KEYS[8], clanIds = KEYS[9] }
 local player, order = ARGV[1], ARGV[3]
 local clock = serverClock()
 
-local best, improved = applyScore(K, player, ARGV[2], order, clock)
+local best, improved = applyScore(K, KEYS[4], player, ARGV[2], order, clock)
 local needsJob = 0
 if improved then
   -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.

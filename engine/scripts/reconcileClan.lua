@@ -1,21 +1,23 @@
 --[[
   Recomputes one clan's total and scored-member count from its members' current best scores and
   repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
-  the live membership hash agrees on; the caller has aligned memberships first.
+  the live memberships agree on; the caller has aligned memberships first.
 
-  KEYS: 1 scores, 2 members, 3 clans, 4 clanCounts, 5 dirtyClans, 6 clanVersions
+  KEYS: 1 scores, 2 clans, 3 clanCounts, 4 dirtyClans, 5 clanVersions, 6 clanIds, 7 clanNumbers,
+        then each player's member key, in the order of the players in ARGV
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
   Reply: 1 when the stored total or count was wrong and has been repaired, else 0
 ]]
 -- @include "clock"
 -- @include "clan-totals"
 
-local K = { scores = KEYS[1], members = KEYS[2], clans = KEYS[3], clanCounts = KEYS[4],
-            dirtyClans = KEYS[5], clanVersions = KEYS[6] }
+local K = { scores = KEYS[1], clans = KEYS[2], clanCounts = KEYS[3], dirtyClans = KEYS[4],
+            clanVersions = KEYS[5], clanIds = KEYS[6], clanNumbers = KEYS[7] }
 local clan = ARGV[1]
+local number = redis.call('HGET', K.clanNumbers, clan)
 local sum, count = 0, 0
 for i = 2, #ARGV do
-  if redis.call('HGET', K.members, ARGV[i]) == clan then
+  if number and redis.call('HGET', KEYS[6 + i], ARGV[i]) == number then
     local score = redis.call('ZSCORE', K.scores, ARGV[i])
     if score then
       sum = saturated(sum + tonumber(score))
