@@ -13,16 +13,20 @@ export interface LeaderboardKeys {
   queued: string;
   /** zset clan -> sum of its members' best scores (clan leaderboards only). */
   clans: string;
-  /** hash clan -> number of its members holding a score. */
-  clanCounts: string;
+  /**
+   * hash clan id -> '<number>:<members holding a score>'. The number is given on the clan's first
+   * member and kept while the board lives; the count sits beside it because at 50 members a clan each
+   * hash field costs over a byte per ranked entry.
+   */
+  clanState: string;
   /** zset clan -> time (ms) of the first total change not yet written to PostgreSQL. */
   dirtyClans: string;
-  /** hash clan -> version of its total (microsecond clock, strictly increasing per clan). */
+  /** hash clan -> version of its unpersisted total; dropped once PostgreSQL has it. */
   clanVersions: string;
   /** hash clan number -> clan id: memberships store the number (see memberKey). */
   clanIds: string;
-  /** hash clan id -> clan number, given on a clan's first member and kept while the board lives. */
-  clanNumbers: string;
+  /** string: the last clan total version given on this board (microsecond clock, strictly increasing). */
+  clanClock: string;
   /** flag: this leaderboard's Redis state is complete (created empty, or rebuilt from PostgreSQL). */
   ready: string;
 }
@@ -38,13 +42,21 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     dirty: `${base}:dirty`,
     queued: `${base}:queued`,
     clans: `${base}:clans`,
-    clanCounts: `${base}:clan-counts`,
+    clanState: `${base}:clan-state`,
     dirtyClans: `${base}:dirty-clans`,
     clanVersions: `${base}:clan-versions`,
     clanIds: `${base}:clan-ids`,
-    clanNumbers: `${base}:clan-numbers`,
+    clanClock: `${base}:clan-clock`,
     ready: `${base}:ready`,
   };
+}
+
+/**
+ * The keys every script that moves clan totals takes first, in the order
+ * engine/scripts/includes/clan-totals.lua reads them (clanKeys()).
+ */
+export function clanScriptKeys(k: LeaderboardKeys): string[] {
+  return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis.js';
-import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../keys.js';
+import { allMemberKeys, clanScriptKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
 /** What the ranking core needs to know of a leaderboard. */
@@ -52,11 +52,15 @@ export class Rankings {
     return allMemberKeys(this.prefix, board.internalId);
   }
 
-  async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
+  /** The keys of the report script for this player (engine/scripts/reportScore-10.lua). */
+  reportKeys(board: { internalId: number }, playerId: string): string[] {
     const k = this.keys(board);
+    return [...clanScriptKeys(k), k.dirty, k.queued, this.memberKey(board, playerId)];
+  }
+
+  async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
     const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
-      k.scores, k.dirty, k.queued, this.memberKey(board, playerId), k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, k.clanIds,
-      playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
+      ...this.reportKeys(board, playerId), playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
     );
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
   }
@@ -156,8 +160,7 @@ export class Rankings {
 
   /** Key count and keys of the scripts that read or move memberships of the given players. */
   private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
-    const k = this.keys(board);
-    const keys = [k.scores, k.clans, k.clanCounts, k.dirtyClans, k.clanVersions, k.clanIds, k.clanNumbers];
+    const keys = clanScriptKeys(this.keys(board));
     const memberKeys = playerIds.map((player) => this.memberKey(board, player));
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }

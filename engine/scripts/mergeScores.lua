@@ -3,16 +3,15 @@
   is better and moving clan totals exactly as a report would, so reports racing the rebuild are safe.
   The merged scores are already persisted, so players are not marked for persistence.
 
-  KEYS: 1 scores, 2 clans, 3 clanCounts, 4 dirtyClans, 5 clanVersions, 6 clanIds, 7 clanNumbers,
-        then each player's member key, in the order of the players in ARGV
+  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), then each player's member key, in
+        the order of the players in ARGV
   ARGV: 1 'desc'|'asc', then player id, score pairs
   Reply: number of entries that changed
 ]]
 -- @include "clock"
 -- @include "clan-totals"
 
-local K = { scores = KEYS[1], clans = KEYS[2], clanCounts = KEYS[3], dirtyClans = KEYS[4],
-            clanVersions = KEYS[5], clanIds = KEYS[6], clanNumbers = KEYS[7] }
+local K = clanKeys()
 local clock = serverClock()
 local changed = 0
 for i = 2, #ARGV, 2 do

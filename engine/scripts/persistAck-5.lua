@@ -1,6 +1,7 @@
 --[[
   Clears the persistence marks of values now in PostgreSQL. A mark whose value changed since the
-  claim stays, so the change arriving during the write is persisted by the next round.
+  claim stays, so the change arriving during the write is persisted by the next round. A clan's
+  version goes with its mark: the board's clan clock keeps the next one above it.
 
   KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued
   ARGV: 1 number of players n, then n player/score pairs, then clan/version pairs
@@ -16,6 +17,7 @@ end
 for i = last + 1, #ARGV, 2 do
   if (redis.call('HGET', KEYS[4], ARGV[i]) or '0') == ARGV[i + 1] then
     redis.call('ZREM', KEYS[3], ARGV[i])
+    redis.call('HDEL', KEYS[4], ARGV[i])
   end
 end
 local left = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3])

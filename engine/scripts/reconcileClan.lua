@@ -3,18 +3,17 @@
   repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
   the live memberships agree on; the caller has aligned memberships first.
 
-  KEYS: 1 scores, 2 clans, 3 clanCounts, 4 dirtyClans, 5 clanVersions, 6 clanIds, 7 clanNumbers,
-        then each player's member key, in the order of the players in ARGV
+  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), then each player's member key, in
+        the order of the players in ARGV
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
   Reply: 1 when the stored total or count was wrong and has been repaired, else 0
 ]]
 -- @include "clock"
 -- @include "clan-totals"
 
-local K = { scores = KEYS[1], clans = KEYS[2], clanCounts = KEYS[3], dirtyClans = KEYS[4],
-            clanVersions = KEYS[5], clanIds = KEYS[6], clanNumbers = KEYS[7] }
+local K = clanKeys()
 local clan = ARGV[1]
-local number = redis.call('HGET', K.clanNumbers, clan)
+local number, storedCount = clanState(K, clan)
 local sum, count = 0, 0
 for i = 2, #ARGV do
   if number and redis.call('HGET', KEYS[6 + i], ARGV[i]) == number then
@@ -27,15 +26,13 @@ for i = 2, #ARGV do
 end
 
 local storedTotal = redis.call('ZSCORE', K.clans, clan)
-local storedCount = tonumber(redis.call('HGET', K.clanCounts, clan) or '0')
 if count == 0 then
   if storedTotal == false and storedCount == 0 then return 0 end
   redis.call('ZREM', K.clans, clan)
-  redis.call('HDEL', K.clanCounts, clan)
 else
   if storedTotal and tonumber(storedTotal) == sum and storedCount == count then return 0 end
   redis.call('ZADD', K.clans, exact(sum), clan)
-  redis.call('HSET', K.clanCounts, clan, count)
 end
+if number then setClanCount(K, clan, number, count) end
 markClan(K, clan, serverClock())
 return 1

@@ -57,7 +57,7 @@ async function deleteBenchKeys(redis: Redis): Promise<void> {
 /**
  * Creates the game and its leaderboards through the engine (real keys, real rows), then fills
  * them in bulk, both stores at once: PostgreSQL by COPY, Redis by pipelined ZADD/HSET, laid out
- * exactly as a rebuild would leave them (scores, clan members, clan totals, counts and versions,
+ * exactly as a rebuild would leave them once persisted (scores, clan members, clan totals and counts,
  * ready marks). Each pipeline writes keys of one leaderboard, which share a hash tag, so on a Redis
  * Cluster (`redis` a Cluster client) it stays in one slot.
  */
@@ -118,10 +118,8 @@ export async function seed(engine: Engine, redis: RedisClient, players: number, 
     await writeSortedSet(redis, key(BOARDS.small).scores, ids.slice(0, smallBoard), smallScores);
     const clanKeys = key(BOARDS.clans);
     await writeSortedSet(redis, clanKeys.scores, ids, clanBoardScores);
-    await writeMemberships(redis, clanBoard, ids, memberClans, clans);
+    await writeMemberships(redis, clanBoard, ids, memberClans, clans, totals);
     await writeSortedSet(redis, clanKeys.clans, [...totals.keys()], [...totals.values()].map((t) => t.total));
-    await writeHash(redis, clanKeys.clanCounts, [...totals.keys()], [...totals.values()].map((t) => String(t.count)));
-    await writeHash(redis, clanKeys.clanVersions, [...totals.keys()], [...totals.keys()].map(() => String(version)));
     await Promise.all(Object.keys(boards).map((board) => redis.set(key(board).ready, '1')));
   };
   const timed = async (work: () => Promise<void>) => {
@@ -186,14 +184,17 @@ async function writeHash(redis: RedisClient, key: string, fields: string[], valu
 }
 
 /**
- * Memberships as the clan scripts keep them: each clan numbered in both directions, and each player's
- * clan number in the member hash the engine picks for that player.
+ * Memberships as the clan scripts keep them: each clan numbered in both directions (with its count of
+ * scored members beside the number), and each player's clan number in the member hash the engine
+ * picks for that player.
  */
-async function writeMemberships(redis: RedisClient, internalId: number, ids: string[], memberClans: string[], clans: string[]): Promise<void> {
+async function writeMemberships(
+  redis: RedisClient, internalId: number, ids: string[], memberClans: string[], clans: string[], totals: Map<string, { count: number }>,
+): Promise<void> {
   const keys = leaderboardKeys(BENCH_PREFIX, internalId);
   const numbers = new Map(clans.map((clan, i) => [clan, String(i + 1)]));
   await writeHash(redis, keys.clanIds, [...numbers.values()], [...numbers.keys()]);
-  await writeHash(redis, keys.clanNumbers, [...numbers.keys()], [...numbers.values()]);
+  await writeHash(redis, keys.clanState, [...numbers.keys()], [...numbers].map(([clan, number]) => `${number}:${totals.get(clan)?.count ?? 0}`));
   const buckets = new Map<string, string[]>();
   ids.forEach((id, i) => {
     const key = memberKey(BENCH_PREFIX, internalId, id);

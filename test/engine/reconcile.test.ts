@@ -36,7 +36,7 @@ describe('clan total reconciliation', () => {
 
     // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists.
     await testEngine().redis.zadd(keys.clans, '999', alpha);
-    const alphaNumber = await testEngine().redis.hget(keys.clanNumbers, alpha);
+    const [alphaNumber] = (await testEngine().redis.hget(keys.clanState, alpha))!.split(':');
     await testEngine().redis.hset(testEngine().rankings.memberKey(board, players[5]!.playerId), players[5]!.playerId, alphaNumber!);
     await testEngine().redis.zadd(keys.clans, '5', 'ghost-clan');
 

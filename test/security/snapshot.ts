@@ -6,7 +6,7 @@ import { testEngine } from '../helpers/context.js';
  */
 export interface GameState {
   rows: Record<string, unknown[]>;
-  rankings: Record<string, { scores: string[]; clans: string[]; clanNumbers: Record<string, string>; members: Record<string, string> }>;
+  rankings: Record<string, { scores: string[]; clans: string[]; clanState: Record<string, string>; members: Record<string, string> }>;
 }
 
 const TABLES: Record<string, string> = {
@@ -36,14 +36,14 @@ export async function snapshotGame(gameId: string): Promise<GameState> {
       const keys = engine.rankings.keys(internal);
       // The game's players' memberships, looked up where the engine keeps each (reading all 16,384
       // member hashes per snapshot would dominate the matrix's run time).
-      const [scores, clans, clanNumbers, memberClans] = await Promise.all([
+      const [scores, clans, clanState, memberClans] = await Promise.all([
         engine.redis.zrange(keys.scores, '0', '-1', 'WITHSCORES'),
         engine.redis.zrange(keys.clans, '0', '-1', 'WITHSCORES'),
-        engine.redis.hgetall(keys.clanNumbers),
+        engine.redis.hgetall(keys.clanState),
         Promise.all(players.map((player) => engine.redis.hget(engine.rankings.memberKey(internal, player), player))),
       ]);
       const members = Object.fromEntries(players.flatMap((player, i) => (memberClans[i] ? [[player, memberClans[i]]] : [])));
-      return [String(board.id), { scores, clans, clanNumbers, members }] as const;
+      return [String(board.id), { scores, clans, clanState, members }] as const;
     }),
   );
   return { rows, rankings: Object.fromEntries(rankings) };

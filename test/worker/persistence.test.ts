@@ -94,6 +94,37 @@ describe('persistence to PostgreSQL', function () {
     expect(await persistedScores(board)).to.deep.equal(await liveScores(board));
   });
 
+  it('when a clan total falls after PostgreSQL has it, then PostgreSQL follows it down and Redis holds no version for it', async () => {
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const board = await internalBoard(game, leaderboard);
+    const clan = `fall-${leaderboard}`;
+    const versions = testEngine().rankings.keys(board).clanVersions;
+    await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    const members = players.slice(0, 3);
+    for (const [i, player] of members.entries()) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
+      await reportScore(game, player, leaderboard, 10 * (i + 1)).expect(200);
+    }
+    await waitForPersistence(board);
+    expect(await persistedClanTotals(board)).to.deep.equal(new Map([[clan, 60]]));
+    // Versions exist only while a total waits for PostgreSQL: a persisted board keeps none per clan.
+    expect(await testEngine().redis.hlen(versions)).to.equal(0);
+
+    // The next version must still beat the persisted one, though Redis no longer holds it.
+    await api().patch(`/api/v1/server/players/${members[2]!.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: null }).expect(200);
+    await waitForPersistence(board);
+    expect(await persistedClanTotals(board)).to.deep.equal(new Map([[clan, 30]]));
+    expect(await testEngine().redis.hlen(versions)).to.equal(0);
+
+    // The last scored member leaving unranks the clan, in Redis and in PostgreSQL.
+    for (const player of members.slice(0, 2)) {
+      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: null }).expect(200);
+    }
+    await waitForPersistence(board);
+    expect(await liveClanTotals(board)).to.have.property('size', 0);
+    expect(await persistedClanTotals(board)).to.have.property('size', 0);
+  });
+
   it('when the live sets are lost after persistence caught up, then npm run rebuild restores every score, rank and clan total', async () => {
     const leaderboard = await createLeaderboard(game, { type: 'clan' });
     const board = await internalBoard(game, leaderboard);

@@ -1,7 +1,14 @@
--- Clan totals bookkeeping. K holds the key names: scores, clans, clanCounts, dirtyClans,
--- clanVersions, clanIds, clanNumbers. A player's membership lives in one of the board's member
--- hashes (memberKey, chosen by the caller) as the clan's number, which costs a few bytes per member
--- where a clan id may take 64.
+-- Clan totals bookkeeping. A player's membership lives in one of the board's member hashes
+-- (memberKey, chosen by the caller) as the clan's number, which costs a few bytes per member where
+-- a clan id may take 64. Per clan the board keeps only its total (clans), its number in both
+-- directions (clanIds, clanState) and its count of scored members (beside the number in clanState);
+-- a total's version exists only until PostgreSQL has the total.
+
+-- The keys every clan-moving script takes first (engine/keys.ts clanScriptKeys, same order).
+local function clanKeys()
+  return { scores = KEYS[1], clans = KEYS[2], clanState = KEYS[3], dirtyClans = KEYS[4],
+           clanVersions = KEYS[5], clanIds = KEYS[6], clanClock = KEYS[7] }
+end
 
 -- The player's clan id, or nil.
 local function clanOf(K, memberKey, player)
@@ -12,34 +19,53 @@ local function clanOf(K, memberKey, player)
   return nil
 end
 
+-- The clan's number (nil when it has none yet) and its count of scored members.
+local function clanState(K, clan)
+  local state = redis.call('HGET', K.clanState, clan)
+  if not state then
+    return nil, 0
+  end
+  local number, count = string.match(state, '^(%d+):(%d+)$')
+  return number, tonumber(count)
+end
+
+local function setClanCount(K, clan, number, count)
+  redis.call('HSET', K.clanState, clan, number .. ':' .. count)
+end
+
 -- The clan's number, given on first use. Numbers are never taken back while the board lives, so
 -- the next one is the count of those given.
 local function clanNumber(K, clan)
-  local number = redis.call('HGET', K.clanNumbers, clan)
+  local number = clanState(K, clan)
   if not number then
     number = tostring(redis.call('HLEN', K.clanIds) + 1)
     redis.call('HSET', K.clanIds, number, clan)
-    redis.call('HSET', K.clanNumbers, clan, number)
+    setClanCount(K, clan, number, 0)
   end
   return number
 end
 
 -- Marks a clan total for persistence with a version that only grows, even across a Redis data loss
--- (it follows the server clock), so PostgreSQL never takes an older total over a newer one.
+-- (it follows the server clock), so PostgreSQL never takes an older total over a newer one. The
+-- board's last version keeps it growing when the clock does not.
 local function markClan(K, clan, clock)
   redis.call('ZADD', K.dirtyClans, 'NX', clock.ms, clan)
-  local previous = tonumber(redis.call('HGET', K.clanVersions, clan) or '0')
-  local version = math.max(clock.us, previous + 1)
-  redis.call('HSET', K.clanVersions, clan, string.format('%.0f', version))
+  local last = tonumber(redis.call('GET', K.clanClock) or '0')
+  local version = string.format('%.0f', math.max(clock.us, last + 1))
+  redis.call('SET', K.clanClock, version)
+  redis.call('HSET', K.clanVersions, clan, version)
 end
 
 -- Moves a clan's total by delta and its count of scored members by countDelta. A clan whose last
 -- scored member leaves is unranked, whatever rounding left in its total.
 local function adjustClan(K, clan, delta, countDelta, clock)
-  local count = redis.call('HINCRBY', K.clanCounts, clan, countDelta)
-  if count <= 0 then
+  local number, count = clanState(K, clan)
+  -- A member always finds its clan numbered; should drifted state say otherwise, number it now.
+  number = number or clanNumber(K, clan)
+  count = math.max(0, count + countDelta)
+  setClanCount(K, clan, number, count)
+  if count == 0 then
     redis.call('ZREM', K.clans, clan)
-    redis.call('HDEL', K.clanCounts, clan)
   elseif delta ~= 0 then
     local total = tonumber(redis.call('ZSCORE', K.clans, clan) or '0')
     redis.call('ZADD', K.clans, exact(saturated(total + delta)), clan)
