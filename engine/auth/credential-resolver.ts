@@ -12,12 +12,15 @@ interface CachedCredential {
 }
 
 const KNOWN_TTL_MS = 5 * 60_000;
+const MAX_KEY_LENGTH = 256;
 // Unknown keys are remembered briefly so a client hammering with a bad key costs no query each time.
 const UNKNOWN_TTL_MS = 1_000;
 
 /**
  * Turns the presented credentials into the game they belong to. Lookups are cached per process;
  * any key change is announced through the Invalidator and clears every process's cache at once.
+ * Entries are named by the key as presented, which every request carries in memory anyway: hashing
+ * it first would cost a SHA-256 per request (only the stored copy, in PostgreSQL, must be a hash).
  */
 export class CredentialResolver {
   private readonly cache = new LRUCache<string, CachedCredential>({ max: 50_000 });
@@ -35,13 +38,13 @@ export class CredentialResolver {
   }
 
   publishable(key: string | undefined): Promise<Game> {
-    return this.resolve('Publishable-Key', key, `pk:${key}`, async (value) => ({
+    return this.resolve('Publishable-Key', key, 'pk', async (value) => ({
       game: (await this.games.findByPublishableKey(value)) ?? null,
     })).then(({ game }) => game);
   }
 
   secret(key: string | undefined): Promise<Game> {
-    return this.resolve('Secret-Key', key, `sk:${key && hashKey(key).toString('hex')}`, async (value) => {
+    return this.resolve('Secret-Key', key, 'sk', async (value) => {
       const hash = hashKey(value);
       const found = await this.games.findBySecretKeyHash(hash);
       return { game: found && constantTimeEqual(found.secretKeyHash, hash) ? found : null };
@@ -49,7 +52,7 @@ export class CredentialResolver {
   }
 
   thirdParty(key: string | undefined): Promise<{ game: Game; keyId: string }> {
-    return this.resolve('Api-Key', key, `tpk:${key && hashKey(key).toString('hex')}`, async (value) => {
+    return this.resolve('Api-Key', key, 'tpk', async (value) => {
       const found = await this.thirdPartyKeys.findActiveByHash(hashKey(value));
       const game = found ? await this.games.findById(found.gameId) : undefined;
       return game && found ? { game, keyId: found.id } : { game: null };
@@ -88,17 +91,20 @@ export class CredentialResolver {
   private async resolve(
     header: string,
     key: string | undefined,
-    cacheKey: string,
+    kind: string,
     load: (key: string) => Promise<CachedCredential>,
   ): Promise<{ game: Game; keyId?: string }> {
     const value = key?.trim();
     if (!value) throw new AuthenticationError('missing_key', `Send the ${header} header.`);
+    // No key is this long: refused without a lookup, and never cached, so entries stay small.
+    if (value.length > MAX_KEY_LENGTH) throw new AuthenticationError('invalid_key', `The ${header} is not valid.`);
+    const cacheKey = `${kind}:${value}`;
     let entry = this.cache.get(cacheKey);
     if (!entry) {
-      entry = value.length > 256 ? { game: null } : await load(value);
+      entry = await load(value);
       this.cache.set(cacheKey, entry, { ttl: entry.game ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
     }
     if (!entry.game) throw new AuthenticationError('invalid_key', `The ${header} is not valid.`);
-    return { game: entry.game, ...(entry.keyId ? { keyId: entry.keyId } : {}) };
+    return entry as { game: Game; keyId?: string };
   }
 }
