@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Engine } from '../engine/engine.js';
 import { HttpMetrics } from './metrics.js';
@@ -21,11 +21,6 @@ import { thirdPartyRoutes } from './routes/third-party/index.js';
 import { signupRoutes } from './routes/signup/index.js';
 import { webRoutes } from './routes/web/index.js';
 
-const noSniff: RequestHandler = (_req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  next();
-};
-
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */
 export function createApp(engine: Engine, metrics = new HttpMetrics()): Express {
   const app = express();
@@ -40,7 +35,6 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   // helmet's full set (CSP, HSTS, frame and referrer policies…) is for what a browser renders; JSON
   // answers need only nosniff, and a dozen headers per report cost real throughput.
   app.use(['/leaderboards', '/web-assets', '/docs', '/api/v1/users'], helmet());
-  app.use(noSniff);
   app.use(jsonBody());
 
   // Each router sits under its own prefix, so a request only walks the routes that can match it;

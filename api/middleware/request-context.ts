@@ -6,8 +6,8 @@ import type { HttpMetrics } from '../metrics.js';
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Gives every request an id (echoing a valid incoming X-Request-Id), and logs and measures it once
- * it has been answered.
+ * Gives every request an id (echoing a valid incoming X-Request-Id) and the headers every answer
+ * carries, and logs and measures it once it has been answered.
  */
 export function requestContext(logger: Logger, metrics: HttpMetrics): RequestHandler {
   return (req, res, next) => {
@@ -15,6 +15,8 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): RequestHan
     const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
+    // Every answer gets nosniff; helmet's full set is only for browser-rendered paths (app.ts).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

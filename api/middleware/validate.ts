@@ -12,14 +12,17 @@ interface Schemas {
  * Checks params, query and body against joi schemas and puts the converted values on
  * res.locals (Express 5 makes req.query read-only). Every problem is listed, not just the first.
  */
+const PREFERENCES: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
+const PARTS = ['params', 'query', 'body'] as const;
+
 export function validate(schemas: Schemas): RequestHandler {
+  // Preferences are merged into each schema once, not on every request.
+  const prepared = PARTS.flatMap((part) => (schemas[part] ? [[part, schemas[part].prefs(PREFERENCES)] as const] : []));
   return (req, res, next) => {
     const details: { field: string; message: string }[] = [];
-    for (const part of ['params', 'query', 'body'] as const) {
-      const schema = schemas[part];
-      if (!schema) continue;
+    for (const [part, schema] of prepared) {
       const input: unknown = part === 'body' ? (req.body ?? {}) : req[part];
-      const { value, error } = schema.validate(input, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+      const { value, error } = schema.validate(input);
       if (error) {
         for (const detail of error.details) {
           details.push({ field: detail.path.join('.') || part, message: detail.message });
