@@ -3,7 +3,7 @@ import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
 import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
 import type { Clan } from '../engine/clans/clan-store.js';
-import type { ClanEntry, ClanRecord, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
+import type { ClanEntry, ClanRecord, MemberEntry, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
 
 /** The JSON shapes of the API (CONTRACT section 4), built from engine objects in one place. */
 export function avatarUrl(baseUrl: string, playerId: string): string {
@@ -45,19 +45,17 @@ export function reportView(playerId: string, result: ReportResult) {
   };
 }
 
-export function playerEntryView(baseUrl: string, player: PlayerProfile) {
+// The views below build each object in one literal: they run once per listed entry, and in V8 an
+// object spread costs tens of times what the literal does.
+
+export function playerRecordView(baseUrl: string, record: PlayerRecord) {
+  const { player } = record;
   return {
+    leaderboard_id: record.leaderboard.id,
     player_id: player.id,
     display_name: player.displayName,
     avatar_url: avatarUrl(baseUrl, player.id),
     clan_id: player.clanId,
-  };
-}
-
-export function playerRecordView(baseUrl: string, record: PlayerRecord) {
-  return {
-    leaderboard_id: record.leaderboard.id,
-    ...playerEntryView(baseUrl, record.player),
     score: record.score,
     rank: record.rank,
     total: record.total,
@@ -66,11 +64,31 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord) {
 
 export function entryView(baseUrl: string, entry: PlayerEntry | ClanEntry) {
   if ('clan' in entry) return clanEntryView(entry.clan, entry.score, entry.rank);
-  return { ...playerEntryView(baseUrl, entry.player), score: entry.score, rank: entry.rank };
+  const { player } = entry;
+  return {
+    player_id: player.id,
+    display_name: player.displayName,
+    avatar_url: avatarUrl(baseUrl, player.id),
+    clan_id: player.clanId,
+    score: entry.score,
+    rank: entry.rank,
+  };
 }
 
 export function clanEntryView(clan: Clan, score: number, rank: number | null) {
   return { clan_id: clan.id, name: clan.name, score, rank, member_count: clan.memberCount };
+}
+
+export function memberEntryView(baseUrl: string, entry: MemberEntry) {
+  const { player } = entry;
+  return {
+    player_id: player.id,
+    display_name: player.displayName,
+    avatar_url: avatarUrl(baseUrl, player.id),
+    score: entry.score,
+    rank: entry.rank,
+    clan_rank: entry.clanRank,
+  };
 }
 
 export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, limit: number, offset: number) {
@@ -88,9 +106,14 @@ export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, l
 }
 
 export function clanRecordView(record: ClanRecord) {
+  const { clan } = record;
   return {
     leaderboard_id: record.leaderboard.id,
-    ...clanEntryView(record.clan, record.score, record.rank),
+    clan_id: clan.id,
+    name: clan.name,
+    score: record.score,
+    rank: record.rank,
+    member_count: clan.memberCount,
     total: record.total,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const ADJECTIVES = [
   'Swift', 'Brave', 'Clever', 'Mighty', 'Silent', 'Lucky', 'Fierce', 'Nimble', 'Bold', 'Calm',
@@ -11,7 +11,7 @@ const ANIMALS = [
 
 /** The name shown for a player who never chose one: stable, readable, derived from the id. */
 export function generatedDisplayName(playerId: string): string {
-  const digest = createHash('sha256').update(playerId).digest();
+  const digest = hash('sha256', playerId, 'buffer');
   const adjective = ADJECTIVES[digest[0]! % ADJECTIVES.length];
   const animal = ANIMALS[digest[1]! % ANIMALS.length];
   return `${adjective} ${animal} ${digest.readUInt16BE(2) % 1000}`;

@@ -6,7 +6,7 @@ import type { Authenticators } from '../../middleware/auth.js';
 import type { RateLimits } from '../../middleware/rate-limit.js';
 import { validate } from '../../middleware/validate.js';
 import { aliasId, aliasType, clanId, flag, leaderboardId, leaderboardParams, limit, offset, pageQuery } from '../schemas.js';
-import { clanRecordView, pageView, playerEntryView, playerRecordView } from '../../views.js';
+import { clanRecordView, memberEntryView, pageView, playerRecordView } from '../../views.js';
 
 const playerParams = Joi.object({ leaderboard_id: leaderboardId.required(), alias_id: aliasId.required() });
 const playerQuery = Joi.object({ alias_type: aliasType, clan: flag });
@@ -54,10 +54,7 @@ export function thirdPartyRoutes(engine: Engine, auth: Authenticators, limits: R
       total: members.total,
       limit,
       offset,
-      entries: members.entries.map((entry) => {
-        const { clan_id: _clan, ...player } = playerEntryView(engine.config.baseUrl, entry.player);
-        return { ...player, score: entry.score, rank: entry.rank, clan_rank: entry.clanRank };
-      }),
+      entries: members.entries.map((entry) => memberEntryView(engine.config.baseUrl, entry)),
     });
   });
   return router;
