@@ -58,7 +58,7 @@ const schema = Joi.object({
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
-  PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(100_000),
+  PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(10_000),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),

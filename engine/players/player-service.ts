@@ -65,18 +65,26 @@ export class PlayerService {
     return found;
   }
 
-  /** Profiles of the given players of one game, in one query for those not cached. */
-  async getMany(gameId: string, playerIds: string[]): Promise<Map<string, PlayerProfile>> {
-    const missing = playerIds.filter((id) => !this.cache.has(id));
+  /**
+   * Profiles of the given players of one game, in one query for those not cached. Looked-up
+   * profiles are kept in the cache when `retain` says so: a list read deep in a big board is a scan,
+   * and keeping its entries would only push out the players actually in use (and churn the heap).
+   */
+  async getMany(gameId: string, playerIds: string[], retain: (playerId: string) => boolean = always): Promise<Map<string, PlayerProfile>> {
+    const profiles = new Map<string, PlayerProfile>();
+    const missing: string[] = [];
+    for (const id of playerIds) {
+      const cached = this.cache.get(id);
+      if (cached === undefined) missing.push(id);
+      else if (cached.gameId === gameId) profiles.set(id, cached);
+    }
     if (missing.length > 0) {
       for (const player of await Promise.all(missing.map((id) => this.misses.load(id)))) {
-        if (player) this.cache.set(player.id, profile(player));
+        if (!player) continue;
+        const found = profile(player);
+        if (retain(found.id)) this.cache.set(found.id, found);
+        if (found.gameId === gameId) profiles.set(found.id, found);
       }
-    }
-    const profiles = new Map<string, PlayerProfile>();
-    for (const id of playerIds) {
-      const player = this.cache.get(id);
-      if (player && player.gameId === gameId) profiles.set(id, player);
     }
     return profiles;
   }
@@ -104,6 +112,8 @@ export class PlayerService {
     this.cache.set(player.id, profile(player));
   }
 }
+
+const always = () => true;
 
 export function profile(player: Player): PlayerProfile {
   return {

@@ -41,6 +41,14 @@ export interface MemberEntry {
 }
 
 /**
+ * Profiles of entries this near the top of a board stay in the player cache: the top is what most
+ * reads show (the web page's first screen, bots paging from the start). Deeper pages are scans.
+ */
+const RETAINED_TOP = 1000;
+const always = () => true;
+const never = () => false;
+
+/**
  * Reads rankings with their metadata: one script call for the ranks, one cached lookup (at most one
  * PostgreSQL query) for names, whatever the offset or the size of the leaderboard.
  */
@@ -67,7 +75,7 @@ export class LeaderboardReader {
       });
       return { leaderboard, view, total, entries: rows };
     }
-    const profiles = await this.players.getMany(gameId, ids);
+    const profiles = await this.players.getMany(gameId, ids, offset < RETAINED_TOP ? always : never);
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
@@ -81,7 +89,9 @@ export class LeaderboardReader {
     if (!found) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
     }
-    const profiles = await this.players.getMany(gameId, found.entries.map((e) => e.id));
+    // The viewer is kept, and their neighbours when they are near the top.
+    const nearTop = (found.entries[0]?.rank ?? Infinity) <= RETAINED_TOP;
+    const profiles = await this.players.getMany(gameId, found.entries.map((e) => e.id), (id) => nearTop || id === playerId);
     const entries = found.entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
