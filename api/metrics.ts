@@ -20,7 +20,16 @@ export class HttpMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  // One child per method, route and status: observing through it skips hashing the labels each time.
+  private readonly series = new Map<string, { observe(seconds: number): void }>();
+
   observe(method: string, route: string, status: number, seconds: number): void {
-    this.duration.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      series = this.duration.labels(method, route, String(status));
+      this.series.set(key, series);
+    }
+    series.observe(seconds);
   }
 }

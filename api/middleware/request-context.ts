@@ -10,6 +10,7 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * carries, and logs and measures it once it has been answered.
  */
 export function requestContext(logger: Logger, metrics: HttpMetrics): RequestHandler {
+  const logsRequests = logger.isLevelEnabled('info');
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -22,10 +23,9 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): RequestHan
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
       metrics.observe(req.method, route, res.statusCode, seconds);
-      logger.info(
-        { reqId: id, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
-        'request',
-      );
+      if (logsRequests) {
+        logger.info({ reqId: id, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      }
     });
     next();
   };

@@ -95,7 +95,8 @@ export class ScoreService {
   private async apply(playerId: string, pairs: [Leaderboard, number][]): Promise<ReportResult[]> {
     const outcomes = await Promise.all(pairs.map(([board, score]) => this.rankings.report(board, playerId, score)));
     const needPersistence = pairs.filter((_, i) => outcomes[i]!.needsPersistence).map(([board]) => board.internalId);
-    await this.persistence.request([...new Set(needPersistence)]);
+    // Most reports find a job already queued for their board: nothing to ask then.
+    if (needPersistence.length > 0) await this.persistence.request([...new Set(needPersistence)]);
     return outcomes.map((outcome, i) => {
       const [board, score] = pairs[i]!;
       return {
