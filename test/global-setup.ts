@@ -2,10 +2,11 @@ import { migrate } from '../engine/db.js';
 import { ensureServices } from '../scripts/services.js';
 import { closeTestEngine, startTestContext } from './helpers/context.js';
 import { stopAllProcesses } from './helpers/processes.js';
+import { resetTestData } from './helpers/reset.js';
 
 /**
  * Runs once per mocha run: finds (or starts) Redis and PostgreSQL, points the suite at its own
- * database and Redis key prefix (never the data of a running `npm start`), and migrates.
+ * database and Redis key prefix (never the data of a running `npm start`), empties both, and migrates.
  */
 export async function mochaGlobalSetup(): Promise<void> {
   const services = await ensureServices('leaderboard_test', {
@@ -27,6 +28,7 @@ export async function mochaGlobalSetup(): Promise<void> {
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
     RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
   });
+  await resetTestData(services.databaseUrl, process.env.REDIS_KEY_PREFIX!);
   await migrate(services.databaseUrl);
   await startTestContext();
 }
