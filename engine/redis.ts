@@ -88,6 +88,21 @@ export async function waitForRedis(client: RedisClient, timeoutMs = 10_000): Pro
   });
 }
 
+/**
+ * Removes every key under a prefix (the bench and the test suite reset their own this way), on each
+ * master of a cluster; one key per UNLINK, since on a cluster node one call's keys must share a slot.
+ */
+export async function unlinkKeysWithPrefix(client: RedisClient, prefix: string): Promise<void> {
+  for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
+      if (keys.length > 0) await Promise.all(keys.map((key) => node.unlink(key)));
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}
+
 let scriptSources: { name: string; numberOfKeys: number | undefined; lua: string }[] | undefined;
 
 function loadScriptSources() {

@@ -6,9 +6,10 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import { leaderboardKeys, memberKey } from '../../engine/keys.js';
-import type { RedisClient } from '../../engine/redis.js';
+import { dropDatabase } from '../../engine/db.js';
+import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/redis.js';
 import {
-  BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BENCH_PREFIX, databaseUrlFor, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
+  BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BENCH_PREFIX, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
 } from './fixtures.js';
 
 export interface SeededGame {
@@ -27,31 +28,14 @@ const REDIS_CHUNKS_PER_PIPELINE = 20;
 /** Drops the bench database and the bench's Redis keys: before a run (same start every time) and after it. */
 export async function resetBenchData(databaseUrl: string, redis: Redis): Promise<void> {
   await dropBenchDatabase(databaseUrl);
-  await deleteBenchKeys(redis);
+  await unlinkKeysWithPrefix(redis, BENCH_PREFIX);
 }
 
 /** Drops a bench database only (the --cluster one lives on a fresh cluster, with no bench keys to remove). */
 export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
   const database = new URL(databaseUrl).pathname.slice(1);
   if (database !== BENCH_DATABASE && database !== BENCH_CLUSTER_DATABASE) throw new Error(`refusing to drop ${database}: not a bench database`);
-  const client = new pg.Client({ connectionString: databaseUrlFor(databaseUrl, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteBenchKeys(redis: Redis): Promise<void> {
-  let cursor = '0';
-  for (let round = 0; round < 100_000; round += 1) {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${BENCH_PREFIX}:*`, 'COUNT', 10_000);
-    if (keys.length > 0) await redis.unlink(...keys);
-    cursor = next;
-    if (cursor === '0') return;
-  }
-  throw new Error('Redis SCAN did not finish');
+  await dropDatabase(databaseUrl);
 }
 
 /**
