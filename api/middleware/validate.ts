@@ -8,13 +8,13 @@ interface Schemas {
   body?: Joi.Schema;
 }
 
+const PREFERENCES: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
+const PARTS = ['params', 'query', 'body'] as const;
+
 /**
  * Checks params, query and body against joi schemas and puts the converted values on
  * res.locals (Express 5 makes req.query read-only). Every problem is listed, not just the first.
  */
-const PREFERENCES: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
-const PARTS = ['params', 'query', 'body'] as const;
-
 export function validate(schemas: Schemas): RequestHandler {
   // Preferences are merged into each schema once, not on every request.
   const prepared = PARTS.flatMap((part) => (schemas[part] ? [[part, schemas[part].prefs(PREFERENCES)] as const] : []));

@@ -12,9 +12,10 @@ interface CachedCredential {
 }
 
 const KNOWN_TTL_MS = 5 * 60_000;
-const MAX_KEY_LENGTH = 256;
 // Unknown keys are remembered briefly so a client hammering with a bad key costs no query each time.
 const UNKNOWN_TTL_MS = 1_000;
+// Far longer than any key this service issues.
+const MAX_KEY_LENGTH = 256;
 
 /**
  * Turns the presented credentials into the game they belong to. Lookups are cached per process;

@@ -70,7 +70,7 @@ export class PlayerService {
    * profiles are kept in the cache when `retain` says so: a list read deep in a big board is a scan,
    * and keeping its entries would only push out the players actually in use (and churn the heap).
    */
-  async getMany(gameId: string, playerIds: string[], retain: (playerId: string) => boolean = always): Promise<Map<string, PlayerProfile>> {
+  async getMany(gameId: string, playerIds: string[], retain: (playerId: string) => boolean = () => true): Promise<Map<string, PlayerProfile>> {
     const profiles = new Map<string, PlayerProfile>();
     const missing: string[] = [];
     for (const id of playerIds) {
@@ -112,8 +112,6 @@ export class PlayerService {
     this.cache.set(player.id, profile(player));
   }
 }
-
-const always = () => true;
 
 export function profile(player: Player): PlayerProfile {
   return {

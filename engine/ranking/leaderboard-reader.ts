@@ -45,8 +45,6 @@ export interface MemberEntry {
  * reads show (the web page's first screen, bots paging from the start). Deeper pages are scans.
  */
 const RETAINED_TOP = 1000;
-const always = () => true;
-const never = () => false;
 
 /**
  * Reads rankings with their metadata: one script call for the ranks, one cached lookup (at most one
@@ -75,7 +73,8 @@ export class LeaderboardReader {
       });
       return { leaderboard, view, total, entries: rows };
     }
-    const profiles = await this.players.getMany(gameId, ids, offset < RETAINED_TOP ? always : never);
+    const nearTop = offset < RETAINED_TOP;
+    const profiles = await this.players.getMany(gameId, ids, () => nearTop);
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../redis.js';
 import { allMemberKeys, clanScriptKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
@@ -39,21 +38,8 @@ export class Rankings {
     private readonly prefix: string,
   ) {}
 
-  // Key names are built once per board: every call of every script needs them.
-  private readonly keyCache = new LRUCache<number, { keys: LeaderboardKeys; clanScriptKeys: string[] }>({ max: 10_000 });
-
   keys(board: { internalId: number }): LeaderboardKeys {
-    return this.cachedKeys(board).keys;
-  }
-
-  private cachedKeys(board: { internalId: number }) {
-    let cached = this.keyCache.get(board.internalId);
-    if (!cached) {
-      const keys = leaderboardKeys(this.prefix, board.internalId);
-      cached = { keys, clanScriptKeys: clanScriptKeys(keys) };
-      this.keyCache.set(board.internalId, cached);
-    }
-    return cached;
+    return leaderboardKeys(this.prefix, board.internalId);
   }
 
   /** The hash holding the player's clan membership on a clan leaderboard. */
@@ -68,8 +54,8 @@ export class Rankings {
 
   /** The keys of the report script for this player (engine/scripts/reportScore-10.lua). */
   reportKeys(board: { internalId: number }, playerId: string): string[] {
-    const { keys, clanScriptKeys } = this.cachedKeys(board);
-    return [...clanScriptKeys, keys.dirty, keys.queued, this.memberKey(board, playerId)];
+    const k = this.keys(board);
+    return [...clanScriptKeys(k), k.dirty, k.queued, this.memberKey(board, playerId)];
   }
 
   async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
@@ -174,7 +160,7 @@ export class Rankings {
 
   /** Key count and keys of the scripts that read or move memberships of the given players. */
   private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
-    const keys = this.cachedKeys(board).clanScriptKeys;
+    const keys = clanScriptKeys(this.keys(board));
     const memberKeys = playerIds.map((player) => this.memberKey(board, player));
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }
