@@ -5,7 +5,6 @@ import { ensureDatabase, migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
 import { ensureDemoGame } from '../engine/games/demo-game.js';
 import { createLogger, type Logger } from '../engine/logger.js';
-import { rebuildLeaderboards } from '../engine/rebuild.js';
 import { createApp } from './app.js';
 
 /**
@@ -27,13 +26,8 @@ async function prepare(config: Readonly<Config>, logger: Logger): Promise<void> 
   await migrate(config.databaseUrl, logger);
   const engine = await createEngine(config, logger);
   try {
-    await rebuildLeaderboards({
-      redis: engine.redis,
-      store: engine.leaderboardStore,
-      service: engine.leaderboards,
-      rankings: engine.rankings,
-      logger,
-    });
+    // A lost or new Redis asked for a rebuild when the engine checked its dataset: serve complete boards.
+    await engine.maintenance.rebuild();
     if (config.createDemoGame) {
       const demo = await ensureDemoGame(engine);
       // The first run: show the admin token too, unless it came from the environment.
@@ -110,6 +104,6 @@ async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`API failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`API failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -31,6 +31,8 @@ export interface Config {
   logLevel: string;
   createDemoGame: boolean;
   trustProxy: boolean;
+  /** Empty a Redis that holds another dataset's keys and rebuild it, instead of refusing to start. */
+  rebuildOnDatasetMismatch: boolean;
 }
 
 const schema = Joi.object({
@@ -64,6 +66,7 @@ const schema = Joi.object({
     .default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
   TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+  REBUILD_ON_DATASET_MISMATCH: Joi.boolean().truthy('1').falsy('0').default(false),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: value.LOG_LEVEL,
     createDemoGame: value.DEMO_GAME,
     trustProxy: value.TRUST_PROXY,
+    rebuildOnDatasetMismatch: value.REBUILD_ON_DATASET_MISMATCH,
   });
 }
 

@@ -22,6 +22,9 @@ import { ClanStore } from './clans/clan-store.js';
 import { ClanService } from './clans/clan-service.js';
 import { LeaderboardReader } from './ranking/leaderboard-reader.js';
 import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
+import { PersistenceMarks } from './persistence/marks.js';
+import { DatasetGuard } from './persistence/dataset.js';
+import { Maintenance } from './maintenance.js';
 
 /** Everything the API needs, wired once per process. The composition root of the core. */
 export interface Engine {
@@ -44,10 +47,16 @@ export interface Engine {
   clans: ClanService;
   clanStore: ClanStore;
   persistence: PersistenceQueue;
+  marks: PersistenceMarks;
+  maintenance: Maintenance;
   secrets: { adminToken: { value: string; generated: boolean } };
   close(): Promise<void>;
 }
 
+/**
+ * Connects to both stores and checks that Redis belongs to this database before anything is read
+ * or written (DatasetMismatchError otherwise, unless REBUILD_ON_DATASET_MISMATCH is set).
+ */
 export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
   const pool = createPool(config.databaseUrl);
   const target = redisTarget(config);
@@ -55,6 +64,15 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const queueConnection = createRedis(target, { role: 'producer' });
   const subscriber = createRedis(target, { role: 'subscriber' });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+  const dataset = new DatasetGuard(redis, pool, config.redisKeyPrefix);
+  const datasetState = await dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }).catch(async (error: unknown) => {
+    subscriber.disconnect();
+    await Promise.allSettled([redis.quit(), queueConnection.quit()]);
+    await pool.end();
+    throw error;
+  });
+  if (datasetState === 'replaced') logger.warn('Redis held another dataset: its keys under this prefix were removed; rebuilding from PostgreSQL');
+  if (datasetState === 'lost') logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
 
   const adminToken = await resolveSecret(pool, 'admin_token', config.adminToken);
   const tokenSecret = await resolveSecret(pool, 'token_secret', config.tokenSecret);
@@ -65,10 +83,11 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const gameStore = new GameStore(pool);
   const thirdPartyKeys = new ThirdPartyKeyStore(pool);
   const players = new PlayerService(new PlayerStore(pool), tokens, invalidator, config.playerCacheSize);
-  const rankings = new Rankings(redis, config.redisKeyPrefix);
+  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
+  const marks = new PersistenceMarks(redis, config.redisKeyPrefix, persistence);
+  const rankings = new Rankings(redis, config.redisKeyPrefix, marks);
   const leaderboardStore = new LeaderboardStore(pool);
   const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
-  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
   const clanStore = new ClanStore(pool);
   const aliases = new AliasStore(pool);
   const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, aliases, invalidator);
@@ -88,11 +107,15 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     leaderboards,
     leaderboardStore,
     rankings,
-    scores: new ScoreService(leaderboards, players, rankings, persistence),
+    scores: new ScoreService(leaderboards, players, rankings, marks),
     reader: new LeaderboardReader(leaderboards, players, clans, rankings),
     clans,
     clanStore,
     persistence,
+    marks,
+    maintenance: new Maintenance({
+      redis, pool, prefix: config.redisKeyPrefix, logger, dataset, marks, leaderboards, leaderboardStore, clans: clanStore, rankings,
+    }),
     secrets: { adminToken },
     async close() {
       await persistence.close();

@@ -27,8 +27,6 @@ export interface LeaderboardKeys {
   clanIds: string;
   /** string: the last clan total version given on this board (microsecond clock, strictly increasing). */
   clanClock: string;
-  /** flag: this leaderboard's Redis state is complete (created empty, or rebuilt from PostgreSQL). */
-  ready: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -47,7 +45,6 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     clanVersions: `${base}:clan-versions`,
     clanIds: `${base}:clan-ids`,
     clanClock: `${base}:clan-clock`,
-    ready: `${base}:ready`,
   };
 }
 
@@ -57,6 +54,12 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
  */
 export function clanScriptKeys(k: LeaderboardKeys): string[] {
   return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
+}
+
+/** The keys of the report script for this player (engine/scripts/reportScore-10.lua). */
+export function reportScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [...clanScriptKeys(k), k.dirty, k.queued, memberKey(prefix, internalId, playerId)];
 }
 
 /**
@@ -90,6 +93,33 @@ export function invalidationChannel(prefix: string): string {
  */
 export function queuePrefix(prefix: string, shard: number): string {
   return `${prefix}:{q${shard}}`;
+}
+
+/**
+ * zset internal id -> time of the last touch (ms): the leaderboards that may have persistence marks.
+ * It spans leaderboards, so it lives in a slot of its own and is written before a board's script.
+ */
+export function pendingIndexKey(prefix: string): string {
+  return `${prefix}:pending-boards`;
+}
+
+/**
+ * The dataset identity (the id PostgreSQL was created with) on one Redis node: the tag picks a slot
+ * that node serves. It tells a Redis of this database from another's, and its absence tells a
+ * node that lost its data.
+ */
+export function datasetKey(prefix: string, tag: string): string {
+  return `${prefix}:dataset:{${tag}}`;
+}
+
+/** string: the internal id up to which a requested rebuild has got (absent: none requested). */
+export function rebuildCursorKey(prefix: string): string {
+  return `${prefix}:rebuild-cursor`;
+}
+
+/** Lock names, each in the slot of the thing it guards. */
+export function lockKey(prefix: string, what: string, board?: { internalId: number }): string {
+  return board ? `${boardBase(prefix, board.internalId)}:lock:${what}` : `${prefix}:lock:${what}`;
 }
 
 export function rateLimitPrefix(prefix: string): string {

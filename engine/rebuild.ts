@@ -1,36 +1,49 @@
 import type { RedisClient } from './redis.js';
+import { lockKey, rebuildCursorKey } from './keys.js';
+import { withLock } from './locks.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
-import type { Leaderboard, LeaderboardStore } from './leaderboards/leaderboard-store.js';
-import type { Rankings } from './ranking/rankings.js';
+import type { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import type { Logger } from './logger.js';
 
-interface Deps {
-  redis: RedisClient;
-  store: LeaderboardStore;
-  service: LeaderboardService;
-  rankings: Rankings;
-  logger: Logger;
-}
+const BOARDS_PER_STEP = 100;
+const LOCK_TTL_MS = 60_000;
 
 /**
- * Recreates the live Redis state of leaderboards from PostgreSQL: those whose state is missing
- * (Redis lost its data), or with `all`, every one. Merging never lowers a best score, so reports
- * arriving meanwhile are kept; a lock in the leaderboard's own slot keeps processes from doubling up.
+ * Carries out a requested rebuild (a lost dataset, a reconnection after which Redis may lack the
+ * last writes, or `npm run rebuild`): every leaderboard's persisted state merged back from
+ * PostgreSQL, a page of leaderboards at a time. Merging never lowers a best score, so reports
+ * arriving meanwhile are kept. The cursor in Redis records the progress: a process that dies
+ * mid-way leaves the rest to the next one, and a new request (cursor back to 0) made meanwhile
+ * starts the walk again instead of being lost. One process at a time (a lock renewed per step).
+ * Returns the number of leaderboards merged, or undefined when another process holds the lock.
  */
-export async function rebuildLeaderboards({ redis, store, service, rankings, logger }: Deps, all = false): Promise<Leaderboard[]> {
-  const rebuilt: Leaderboard[] = [];
-  for (const board of await store.listAll()) {
-    if (!all && (await rankings.isReady(board))) continue;
-    const lock = `${rankings.keys(board).ready}:lock`;
-    if ((await redis.set(lock, String(process.pid), 'PX', 120_000, 'NX')) !== 'OK') continue;
-    try {
-      const started = Date.now();
-      await service.prepareLiveState(board);
-      rebuilt.push(board);
-      logger.info({ leaderboard: board.id, game: board.gameId, ms: Date.now() - started }, 'leaderboard rebuilt from PostgreSQL');
-    } finally {
-      await redis.del(lock);
+export async function runRequestedRebuild(deps: {
+  redis: RedisClient;
+  prefix: string;
+  store: LeaderboardStore;
+  service: LeaderboardService;
+  logger: Logger;
+}): Promise<number | undefined> {
+  const { redis, prefix, store, service, logger } = deps;
+  const cursorKey = rebuildCursorKey(prefix);
+  if ((await redis.exists(cursorKey)) === 0) return 0;
+  return withLock(redis, lockKey(prefix, 'rebuild'), LOCK_TTL_MS, async (lock) => {
+    const started = Date.now();
+    let merged = 0;
+    for (;;) {
+      const cursor = await redis.get(cursorKey);
+      if (cursor === null) break;
+      const page = await store.pageAfter(Number(cursor), BOARDS_PER_STEP);
+      if (page.length === 0) {
+        if ((await redis.compareAndSet(cursorKey, cursor, '')) === 1) break;
+        continue; // requested again meanwhile: walk again
+      }
+      for (const board of page) await service.prepareLiveState(board);
+      merged += page.length;
+      if (!(await lock.renew())) throw new Error('the rebuild lock expired; another process carries on');
+      await redis.compareAndSet(cursorKey, cursor, String(page[page.length - 1]!.internalId));
     }
-  }
-  return rebuilt;
+    logger.info({ leaderboards: merged, ms: Date.now() - started }, 'leaderboards rebuilt from PostgreSQL');
+    return merged;
+  });
 }

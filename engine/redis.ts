@@ -17,6 +17,9 @@ declare module 'ioredis' {
     scoresOf(...args: ScriptArg[]): Result<(string | number)[], Context>;
     persistClaim(...args: ScriptArg[]): Result<[string[], string[]], Context>;
     persistAck(...args: ScriptArg[]): Result<number, Context>;
+    markPending(...args: ScriptArg[]): Result<number, Context>;
+    dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
+    compareAndSet(...args: ScriptArg[]): Result<number, Context>;
   }
 }
 
@@ -101,6 +104,19 @@ export async function unlinkKeysWithPrefix(client: RedisClient, prefix: string):
       cursor = next;
     } while (cursor !== '0');
   }
+}
+
+/** Whether any key under the prefix exists, on any master. */
+export async function hasKeysWithPrefix(client: RedisClient, prefix: string): Promise<boolean> {
+  for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
+      if (keys.length > 0) return true;
+      cursor = next;
+    } while (cursor !== '0');
+  }
+  return false;
 }
 
 let scriptSources: { name: string; numberOfKeys: number | undefined; lua: string }[] | undefined;

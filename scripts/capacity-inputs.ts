@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { leaderboardKeys } from '../engine/keys.js';
-import { Rankings } from '../engine/ranking/rankings.js';
+import { leaderboardKeys, reportScriptKeys } from '../engine/keys.js';
 import { scriptSource } from '../engine/redis.js';
 import { ensureServices } from './services.js';
 
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
       'redis-benchmark',
       ['-h', url.hostname, '-p', url.port || '6379', '-n', '300000', '-c', '50', '-P', '16', '-r', String(ENTRIES), '-q',
         // An individual board: every player's member hash is empty, so any one stands for all.
-        'EVALSHA', sha, String(numberOfKeys), ...new Rankings(redis, PREFIX).reportKeys({ internalId: 1 }, ''),
+        'EVALSHA', sha, String(numberOfKeys), ...reportScriptKeys(PREFIX, 1, ''),
         '__rand_int__', '__rand_int__', 'desc', '30000'],
       { encoding: 'utf8' },
     );

@@ -2,7 +2,6 @@ import { loadConfigOrExit } from '../engine/config.js';
 import { migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
 import { createLogger } from '../engine/logger.js';
-import { rebuildLeaderboards } from '../engine/rebuild.js';
 import { ensureServices } from './services.js';
 
 /**
@@ -18,11 +17,14 @@ async function main(): Promise<void> {
   await migrate(config.databaseUrl, logger);
   const engine = await createEngine(config, logger);
   try {
-    const rebuilt = await rebuildLeaderboards(
-      { redis: engine.redis, store: engine.leaderboardStore, service: engine.leaderboards, rankings: engine.rankings, logger },
-      true,
-    );
-    process.stdout.write(`Rebuilt ${rebuilt.length} leaderboard(s) from PostgreSQL.\n`);
+    await engine.maintenance.requestRebuild();
+    let rebuilt = await engine.maintenance.rebuild();
+    // A worker may be rebuilding already: it carries this request out too; wait for it.
+    while (rebuilt === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rebuilt = await engine.maintenance.rebuild();
+    }
+    process.stdout.write(`Rebuilt ${rebuilt} leaderboard(s) from PostgreSQL.\n`);
   } finally {
     await engine.close();
   }

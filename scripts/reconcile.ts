@@ -1,7 +1,6 @@
 import { loadConfigOrExit } from '../engine/config.js';
 import { createEngine } from '../engine/engine.js';
 import { createLogger } from '../engine/logger.js';
-import { reconcileAllClanLeaderboards } from '../engine/clans/reconcile.js';
 import { ensureServices } from './services.js';
 
 /** `npm run reconcile`: recounts every clan total from its members' best scores now. */
@@ -12,12 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const engine = await createEngine(config, createLogger(config.logLevel).child({ process: 'reconcile' }));
   try {
-    const repairs = await reconcileAllClanLeaderboards(await engine.leaderboardStore.listAll(), {
-      redis: engine.redis,
-      pool: engine.pool,
-      clans: engine.clanStore,
-      rankings: engine.rankings,
-    });
+    const repairs = await engine.maintenance.reconcileClans();
     process.stdout.write(`Reconciled clan leaderboards: ${repairs} repair(s).\n`);
   } finally {
     await engine.close();

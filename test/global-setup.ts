@@ -1,6 +1,6 @@
 import { migrate } from '../engine/db.js';
 import { ensureServices } from '../scripts/services.js';
-import { closeTestEngine, startTestContext } from './helpers/context.js';
+import { closeTestEngine, startTestContext, testEngine } from './helpers/context.js';
 import { stopAllProcesses } from './helpers/processes.js';
 import { resetTestData } from './helpers/reset.js';
 
@@ -31,6 +31,9 @@ export async function mochaGlobalSetup(): Promise<void> {
   await resetTestData(services.databaseUrl, process.env.REDIS_KEY_PREFIX!);
   await migrate(services.databaseUrl);
   await startTestContext();
+  // The empty Redis took the new database's identity and asked for a rebuild: done now, while
+  // there is nothing to merge, rather than by the first worker a test starts.
+  await testEngine().maintenance.rebuild();
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {

@@ -1,18 +1,17 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { loadConfigOrExit } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
 import { queuePrefix } from '../engine/keys.js';
-import { createLogger } from '../engine/logger.js';
+import { createLogger, type Logger } from '../engine/logger.js';
 import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
 import { ScoreWriter } from '../engine/persistence/score-writer.js';
-import { rebuildLeaderboards } from '../engine/rebuild.js';
+import { DatasetMismatchError } from '../engine/persistence/dataset.js';
 import { createRedis, redisTarget } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
-import { requeueStranded } from './sweeper.js';
-import { reconcileAllClanLeaderboards } from '../engine/clans/reconcile.js';
 
 const SWEEP_INTERVAL_MS = 2000;
 
@@ -28,12 +27,10 @@ async function main(): Promise<void> {
 
   const connection = createRedis(redisTarget(config), { role: 'queue' });
   const processor = createPersistProcessor({
-    redis: engine.redis,
-    keyPrefix: config.redisKeyPrefix,
     leaderboards: engine.leaderboardStore,
     rankings: engine.rankings,
+    marks: engine.marks,
     writer: new ScoreWriter(engine.pool),
-    queue: engine.persistence,
     registry,
   });
   // One worker per queue shard, sharing this process's concurrency.
@@ -74,16 +71,10 @@ async function main(): Promise<void> {
     help: 'Score changes accepted but not yet written to PostgreSQL',
     registers: [registry],
     async collect() {
-      this.set(await engine.rankings.pendingPersistence(await engine.leaderboardStore.listAll()));
+      this.set(await engine.maintenance.pendingPersistence());
     },
   });
-  const metricsServer = createServer((_req, res) => {
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
-      () => res.writeHead(503).end(),
-    );
-  });
-  metricsServer.listen(config.workerMetricsPort, '127.0.0.1');
+  const metricsServer = await serveMetrics(registry, config.workerMetricsPort, logger);
 
   // A Redis that restarted (replaying its AOF) or a promoted replica may lack the last writes,
   // persisted ones included: after a reconnection or a cluster node dropping out, merge every
@@ -96,8 +87,7 @@ async function main(): Promise<void> {
   engine.redis.on('ready', mergeLater);
   engine.redis.on('-node', mergeLater);
 
-  // Every few seconds: rebuild any leaderboard whose Redis state vanished (Redis lost its data), and
-  // re-queue persistence that lost its job.
+  // Every few seconds: rebuild what Redis lost, and re-queue persistence that lost its job.
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;
@@ -105,20 +95,17 @@ async function main(): Promise<void> {
     const all = mergeEverything;
     mergeEverything = false;
     try {
-      const rebuilt = await rebuildLeaderboards(
-        {
-          redis: engine.redis,
-          store: engine.leaderboardStore,
-          service: engine.leaderboards,
-          rankings: engine.rankings,
-          logger,
-        },
-        all,
-      );
-      if (all) logger.warn({ leaderboards: rebuilt.length }, 'merged persisted scores back after Redis came back');
-      await requeueStranded(engine.redis, engine.leaderboardStore, engine.rankings, engine.persistence, logger);
+      if (all) {
+        await engine.maintenance.requestRebuild();
+        logger.warn('Redis reconnected: merging persisted scores back');
+      }
+      await engine.maintenance.sweep();
     } catch (error) {
-      if (all) mergeEverything = true; // the cluster may still be settling: merge again next round
+      if (error instanceof DatasetMismatchError) {
+        logger.fatal(error.message);
+        process.exit(1);
+      }
+      if (all) mergeEverything = true; // the cluster may still be settling: ask again next round
       logger.warn({ err: error }, 'sweep failed; retrying on the next round');
     } finally {
       sweeping = false;
@@ -129,12 +116,7 @@ async function main(): Promise<void> {
 
   // Clan totals are moved by deltas; a scheduled recount repairs any drift (floating-point included).
   const reconciler = setInterval(() => {
-    engine.leaderboardStore.listAll().then((boards) => reconcileAllClanLeaderboards(boards, {
-      redis: engine.redis,
-      pool: engine.pool,
-      clans: engine.clanStore,
-      rankings: engine.rankings,
-    })).then(
+    engine.maintenance.reconcileClans().then(
       (repairs) => repairs > 0 && logger.warn({ repairs }, 'clan totals reconciled'),
       (error: unknown) => logger.warn({ err: error }, 'clan reconciliation failed; retrying on the next round'),
     );
@@ -158,7 +140,39 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+/**
+ * Prometheus metrics on the configured port. A second worker on the same host finds it taken: it
+ * serves on a free port instead and says which, rather than failing to start.
+ */
+async function serveMetrics(registry: Registry, port: number, logger: Logger): Promise<Server> {
+  const server = createServer((_req, res) => {
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
+      () => res.writeHead(503).end(),
+    );
+  });
+  const listen = (on: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await listen(port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    await listen(0);
+    logger.warn(
+      { port: (server.address() as AddressInfo).port },
+      `metrics port ${port} is in use (another worker on this host?): serving metrics on the port given here; set WORKER_METRICS_PORT to choose one`,
+    );
+  }
+  return server;
+}
+
 main().catch((error: unknown) => {
-  process.stderr.write(`worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

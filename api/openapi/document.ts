@@ -292,10 +292,11 @@ export const openApiDocument = {
     '/api/v1/server/leaderboards': {
       get: operation({
         tag: 'Game server',
-        summary: "The game's leaderboards",
+        summary: "The game's leaderboards, oldest first, a page at a time",
         security: [['SecretKey']],
+        query: paging,
         ok: { status: 200, schema: 'LeaderboardList' },
-        errors: [],
+        errors: [400],
       }),
     },
     '/api/v1/server/leaderboards/{leaderboard_id}': {
@@ -374,10 +375,11 @@ export const openApiDocument = {
       }),
       get: operation({
         tag: 'Game server',
-        summary: "The game's third-party keys (without the keys themselves)",
+        summary: "The game's third-party keys (without the keys themselves), oldest first, a page at a time",
         security: [['SecretKey']],
+        query: paging,
         ok: { status: 200, schema: 'ThirdPartyKeyList' },
-        errors: [],
+        errors: [400],
       }),
     },
     '/api/v1/server/third_party_keys/{key_id}': {
@@ -448,10 +450,11 @@ export const openApiDocument = {
       }),
       get: operation({
         tag: 'Admin',
-        summary: 'List games',
+        summary: 'List games, oldest first, a page at a time',
         security: [['AdminToken']],
+        query: paging,
         ok: { status: 200, schema: 'GameList' },
-        errors: [],
+        errors: [400],
       }),
     },
     '/api/v1/admin/games/{game_id}/secret_key': {

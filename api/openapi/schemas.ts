@@ -21,6 +21,9 @@ const playerFields = {
 };
 const clanFields = { clan_id: str, name: str, member_count: int };
 
+/** A page of a management list, oldest first: the count of all, and the paging it answers. */
+const listPage = { total: int, limit: int, offset: int };
+
 export const schemas = {
   Error: object({
     error: object(
@@ -117,10 +120,10 @@ export const schemas = {
     created_at: time,
     updated_at: time,
   }),
-  LeaderboardList: object({ leaderboards: { type: 'array', items: ref('Leaderboard') } }),
+  LeaderboardList: object({ leaderboards: { type: 'array', items: ref('Leaderboard') }, ...listPage }),
   Game: object({ game_id: str, name: str, publishable_key: str, created_at: time }),
   GameCreated: object({ game_id: str, name: str, publishable_key: str, secret_key: str }),
-  GameList: object({ games: { type: 'array', items: ref('Game') } }),
+  GameList: object({ games: { type: 'array', items: ref('Game') }, ...listPage }),
   SecretKey: object({ secret_key: str }),
   Clan: object({ clan_id: str, name: str, member_count: int, created_at: time, updated_at: time }),
   Player: object({
@@ -135,6 +138,7 @@ export const schemas = {
       type: 'array',
       items: object({ key_id: str, name: str, created_at: time, revoked_at: nullable(time) }),
     },
+    ...listPage,
   }),
   Health: object({ status: { const: 'ok' } }),
   Ready: object({

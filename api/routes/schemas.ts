@@ -54,3 +54,5 @@ export const displayName = Joi.string()
 
 export const leaderboardParams = Joi.object({ leaderboard_id: leaderboardId.required() });
 export const pageQuery = Joi.object({ limit, offset, clan: flag });
+/** The paging of management lists (leaderboards, games, keys). */
+export const listQuery = Joi.object({ limit, offset });

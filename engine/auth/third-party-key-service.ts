@@ -16,8 +16,8 @@ export class ThirdPartyKeyService {
     return { ...key, apiKey };
   }
 
-  list(gameId: string): Promise<ThirdPartyKey[]> {
-    return this.store.listByGame(gameId);
+  list(gameId: string, offset: number, limit: number): Promise<{ total: number; keys: ThirdPartyKey[] }> {
+    return this.store.pageByGame(gameId, offset, limit);
   }
 
   /** Every API process refuses the key as soon as the change is published (well under 1 s). */

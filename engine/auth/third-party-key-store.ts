@@ -37,12 +37,16 @@ export class ThirdPartyKeyStore {
     return toKey(rows[0]!);
   }
 
-  async listByGame(gameId: string): Promise<ThirdPartyKey[]> {
-    const { rows } = await this.pool.query<KeyRow>(
-      `SELECT ${COLUMNS} FROM third_party_keys WHERE game_id = $1 ORDER BY created_at, id`,
-      [gameId],
-    );
-    return rows.map(toKey);
+  /** A game's keys, oldest first, a page at a time, with the game's count. */
+  async pageByGame(gameId: string, offset: number, limit: number): Promise<{ total: number; keys: ThirdPartyKey[] }> {
+    const [page, count] = await Promise.all([
+      this.pool.query<KeyRow>(
+        `SELECT ${COLUMNS} FROM third_party_keys WHERE game_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+        [gameId, limit, offset],
+      ),
+      this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM third_party_keys WHERE game_id = $1', [gameId]),
+    ]);
+    return { total: count.rows[0]!.count, keys: page.rows.map(toKey) };
   }
 
   async findActiveByHash(hash: Buffer): Promise<ThirdPartyKey | undefined> {

@@ -69,7 +69,7 @@ export class ClanService {
 
   /** Members become clanless, and every clan leaderboard drops the clan's total. */
   async delete(gameId: string, clanId: string): Promise<void> {
-    const boards = await this.clanBoards(gameId);
+    const boards = await this.leaderboards.clanBoards(gameId);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -106,7 +106,7 @@ export class ClanService {
    */
   async updatePlayer(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ player: Player; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
-    const boards = changes.clanId !== undefined ? await this.clanBoards(gameId) : [];
+    const boards = changes.clanId !== undefined ? await this.leaderboards.clanBoards(gameId) : [];
     const client = await this.pool.connect();
     let player: Player;
     try {
@@ -144,9 +144,5 @@ export class ClanService {
     await this.players.changed(player);
     if (changes.clanId !== undefined) await this.invalidator.clansChanged();
     return { player, aliases: await this.aliases.of(playerId) };
-  }
-
-  private async clanBoards(gameId: string) {
-    return (await this.leaderboards.list(gameId)).filter((board) => board.type === 'clan');
   }
 }

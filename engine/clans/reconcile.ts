@@ -1,6 +1,8 @@
 import type { RedisClient } from '../redis.js';
 import type { Pool } from '../db.js';
-import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
+import { lockKey } from '../keys.js';
+import { withLock } from '../locks.js';
 import { clanMemberships } from '../players/player-store.js';
 import type { Rankings } from '../ranking/rankings.js';
 import type { ClanStore } from './clan-store.js';
@@ -40,19 +42,17 @@ export async function reconcileClanLeaderboard(
   return repairs;
 }
 
-/** Reconciles every clan leaderboard, each under a lock in its own slot so workers do not double up. */
+/**
+ * Reconciles every clan leaderboard, a page of them at a time, each under a lock in its own slot so
+ * workers do not double up.
+ */
 export async function reconcileAllClanLeaderboards(
-  boards: Leaderboard[],
-  deps: { redis: RedisClient; pool: Pool; clans: ClanStore; rankings: Rankings },
+  deps: { redis: RedisClient; pool: Pool; clans: ClanStore; rankings: Rankings; leaderboards: LeaderboardStore; prefix: string },
 ): Promise<number> {
   let repairs = 0;
-  for (const board of boards.filter((b) => b.type === 'clan')) {
-    const lock = `${deps.rankings.keys(board).ready}:reconcile-lock`;
-    if ((await deps.redis.set(lock, String(process.pid), 'PX', 120_000, 'NX')) !== 'OK') continue;
-    try {
-      repairs += await reconcileClanLeaderboard(board, deps);
-    } finally {
-      await deps.redis.del(lock);
+  for await (const page of deps.leaderboards.walk('clan')) {
+    for (const board of page) {
+      repairs += (await withLock(deps.redis, lockKey(deps.prefix, 'reconcile', board), 120_000, () => reconcileClanLeaderboard(board, deps))) ?? 0;
     }
   }
   return repairs;

@@ -25,8 +25,10 @@ export class GameService {
     return { ...game, secretKey };
   }
 
-  list(): Promise<Game[]> {
-    return this.store.list();
+  /** Games, oldest first, a page at a time, with the count of all. */
+  async list(offset: number, limit: number): Promise<{ total: number; games: Game[] }> {
+    const [games, total] = await Promise.all([this.store.page(offset, limit), this.store.count()]);
+    return { total, games };
   }
 
   /** Issues a new secret key; the old one is refused by every API process from now on. */

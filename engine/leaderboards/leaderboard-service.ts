@@ -45,8 +45,14 @@ export class LeaderboardService {
     return leaderboard;
   }
 
-  list(gameId: string): Promise<Leaderboard[]> {
-    return this.store.listByGame(gameId);
+  /** A game's leaderboards, oldest first, a page at a time. */
+  list(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
+    return this.store.pageByGame(gameId, offset, limit);
+  }
+
+  /** A game's clan leaderboards. */
+  clanBoards(gameId: string): Promise<Leaderboard[]> {
+    return this.store.clanBoardsOf(gameId);
   }
 
   /** Creates the leaderboard or updates the given settings; type and order are fixed once scored. */
@@ -101,7 +107,7 @@ export class LeaderboardService {
   /**
    * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
    * leaderboards) and then every persisted best score, merged without lowering anything reported
-   * since. Used for new leaderboards and to rebuild after Redis lost its data.
+   * since. Used for new leaderboards and by the rebuild (engine/rebuild.ts).
    * Atomic per chunk (one script, one slot), not as a whole: reports may land between chunks, and
    * that is safe because every step keeps the better score (ZADD GT/LT) and moves clan totals by
    * exact differences, the same way a report does.
@@ -122,7 +128,6 @@ export class LeaderboardService {
       await this.rankings.merge(leaderboard, rows.map((row) => [row.player_id, row.score]));
       after = rows[rows.length - 1]!.player_id;
     }
-    await this.rankings.markReady(leaderboard);
   }
 }
 

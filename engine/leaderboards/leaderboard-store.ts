@@ -77,17 +77,47 @@ export class LeaderboardStore {
     return rows[0] && toLeaderboard(rows[0]);
   }
 
-  async listByGame(gameId: string): Promise<Leaderboard[]> {
+  /** A game's leaderboards, oldest first, a page at a time, with the game's count. */
+  async pageByGame(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
+    const [page, count] = await Promise.all([
+      this.pool.query<LeaderboardRow>(
+        `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+        [gameId, limit, offset],
+      ),
+      this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM leaderboards WHERE game_id = $1', [gameId]),
+    ]);
+    return { total: count.rows[0]!.count, leaderboards: page.rows.map(toLeaderboard) };
+  }
+
+  /** A game's clan leaderboards (a player's clan moves on each of them). */
+  async clanBoardsOf(gameId: string): Promise<Leaderboard[]> {
     const { rows } = await this.pool.query<LeaderboardRow>(
-      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY leaderboard_id`,
+      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND type = 'clan' ORDER BY id`,
       [gameId],
     );
     return rows.map(toLeaderboard);
   }
 
-  async listAll(): Promise<Leaderboard[]> {
-    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards ORDER BY id`);
+  /**
+   * Leaderboards of every game after the given internal id, in id order: background work walks
+   * them a page at a time, never loading them all at once.
+   */
+  async pageAfter(afterInternalId: number, limit: number, type?: LeaderboardType): Promise<Leaderboard[]> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `SELECT ${COLUMNS} FROM leaderboards WHERE id > $1 AND ($3::text IS NULL OR type = $3) ORDER BY id LIMIT $2`,
+      [afterInternalId, limit, type ?? null],
+    );
     return rows.map(toLeaderboard);
+  }
+
+  /** Every leaderboard, a page at a time. */
+  async *walk(type?: LeaderboardType, pageSize = 500): AsyncGenerator<Leaderboard[]> {
+    for (let after = 0; ; ) {
+      const page = await this.pageAfter(after, pageSize, type);
+      if (page.length === 0) return;
+      yield page;
+      after = page[page.length - 1]!.internalId;
+    }
   }
 
   /** Inserts the leaderboard unless the game already has one with that id (then undefined). */

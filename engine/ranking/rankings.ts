@@ -1,6 +1,7 @@
 import type { RedisClient } from '../redis.js';
-import { allMemberKeys, clanScriptKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../keys.js';
+import { allMemberKeys, clanScriptKeys, leaderboardKeys, memberKey, reportScriptKeys, type LeaderboardKeys } from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.js';
 
 /** What the ranking core needs to know of a leaderboard. */
 export interface RankedBoard {
@@ -25,17 +26,16 @@ export interface ReportOutcome {
   needsPersistence: boolean;
 }
 
-/** How long a persistence job may stay silent before the sweeper assumes it died and re-queues. */
-export const QUEUED_FLAG_TTL_MS = 30_000;
-
 /**
  * The live rankings in Redis. Every method is one Lua script call (one round trip, one atomic step,
- * one Cluster slot); ranks are competition ranks computed inside the scripts.
+ * one Cluster slot); ranks are competition ranks computed inside the scripts. Scripts that mark
+ * changes for persistence run after the board is in the pending index (PersistenceMarks).
  */
 export class Rankings {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly marks: PersistenceMarks,
   ) {}
 
   keys(board: { internalId: number }): LeaderboardKeys {
@@ -52,15 +52,11 @@ export class Rankings {
     return allMemberKeys(this.prefix, board.internalId);
   }
 
-  /** The keys of the report script for this player (engine/scripts/reportScore-10.lua). */
-  reportKeys(board: { internalId: number }, playerId: string): string[] {
-    const k = this.keys(board);
-    return [...clanScriptKeys(k), k.dirty, k.queued, this.memberKey(board, playerId)];
-  }
-
   async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
+    const touching = this.marks.beforeMarking(board);
+    if (touching) await touching;
     const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
-      ...this.reportKeys(board, playerId), playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
+      ...reportScriptKeys(this.prefix, board.internalId, playerId), playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
     );
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
   }
@@ -97,6 +93,7 @@ export class Rankings {
 
   /** Sets clan memberships on a clan leaderboard, moving best scores between clan totals. */
   async setClans(board: RankedBoard, memberships: [playerId: string, clanId: string | null][]): Promise<void> {
+    await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
       await this.redis.setClans(
         ...this.clanKeys(board, chunk.map(([player]) => player)),
@@ -107,38 +104,20 @@ export class Rankings {
 
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
   async reconcileClan(board: RankedBoard, clanId: string, memberIds: string[]): Promise<boolean> {
+    await this.marks.beforeMarkingAll([board]);
     const repaired = await this.redis.reconcileClan(...this.clanKeys(board, memberIds), clanId, ...memberIds);
     return repaired === 1;
   }
 
   /** Merges persisted best scores back into the live ranking (rebuild). */
   async merge(board: RankedBoard, scores: [playerId: string, score: number][]): Promise<void> {
+    await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(scores, 2000)) {
       await this.redis.mergeScores(
         ...this.clanKeys(board, chunk.map(([player]) => player)),
         board.sortOrder, ...chunk.flatMap(([player, score]) => [player, String(score)]),
       );
     }
-  }
-
-  async isReady(board: RankedBoard): Promise<boolean> {
-    return (await this.redis.exists(this.keys(board).ready)) === 1;
-  }
-
-  async markReady(board: RankedBoard): Promise<void> {
-    await this.redis.set(this.keys(board).ready, '1');
-  }
-
-  /** Score changes accepted but not yet written to PostgreSQL, over the given leaderboards. */
-  async pendingPersistence(boards: { internalId: number }[]): Promise<number> {
-    const counts = await Promise.all(
-      boards.map(async (board) => {
-        const k = this.keys(board);
-        const [players, clans] = await Promise.all([this.redis.zcard(k.dirty), this.redis.zcard(k.dirtyClans)]);
-        return players + clans;
-      }),
-    );
-    return counts.reduce((sum, n) => sum + n, 0);
   }
 
   /** Removes every key of a leaderboard (they share one slot, so one command). */

@@ -2,7 +2,7 @@ import { ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
-import type { PersistenceQueue } from '../persistence/persistence-queue.js';
+import type { PersistenceMarks } from '../persistence/marks.js';
 import type { Rankings } from './rankings.js';
 
 export interface ReportResult {
@@ -28,7 +28,7 @@ export class ScoreService {
     private readonly leaderboards: LeaderboardService,
     private readonly players: PlayerService,
     private readonly rankings: Rankings,
-    private readonly persistence: PersistenceQueue,
+    private readonly marks: PersistenceMarks,
   ) {}
 
   /** A game client's report: the leaderboard must accept client reports. */
@@ -96,7 +96,7 @@ export class ScoreService {
     const outcomes = await Promise.all(pairs.map(([board, score]) => this.rankings.report(board, playerId, score)));
     const needPersistence = pairs.filter((_, i) => outcomes[i]!.needsPersistence).map(([board]) => board.internalId);
     // Most reports find a job already queued for their board: nothing to ask then.
-    if (needPersistence.length > 0) await this.persistence.request([...new Set(needPersistence)]);
+    if (needPersistence.length > 0) await this.marks.requestJobs([...new Set(needPersistence)]);
     return outcomes.map((outcome, i) => {
       const [board, score] = pairs[i]!;
       return {

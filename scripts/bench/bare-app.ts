@@ -4,6 +4,7 @@ import { loadConfig } from '../../engine/config.js';
 import { createRedis } from '../../engine/redis.js';
 import { Rankings } from '../../engine/ranking/rankings.js';
 import { PersistenceQueue } from '../../engine/persistence/persistence-queue.js';
+import { PersistenceMarks } from '../../engine/persistence/marks.js';
 
 /**
  * The ceiling: a bare Express 5 app with one trivial JSON GET and one JSON POST, run with the same
@@ -33,8 +34,10 @@ if (cluster.isPrimary && processes > 1) {
   if (board) {
     // The service's own configuration, so the key prefix and queue shards are the worker's.
     const config = loadConfig(process.env);
-    const rankings = new Rankings(createRedis(config.redisUrl, { role: 'request' }), config.redisKeyPrefix);
+    const redis = createRedis(config.redisUrl, { role: 'request' });
     const persistence = new PersistenceQueue(createRedis(config.redisUrl, { role: 'queue' }), config.redisKeyPrefix, config.persistQueueShards);
+    const marks = new PersistenceMarks(redis, config.redisKeyPrefix, persistence);
+    const rankings = new Rankings(redis, config.redisKeyPrefix, marks);
     const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {
@@ -45,7 +48,7 @@ if (cluster.isPrimary && processes > 1) {
     app.post('/bare/report', express.json(), async (req, res) => {
       const { player_id: player, score } = req.body as { player_id: string; score: number };
       const outcome = await rankings.report(ranked, player, score);
-      if (outcome.needsPersistence) await persistence.request([ranked.internalId]);
+      if (outcome.needsPersistence) await marks.requestJobs([ranked.internalId]);
       res.json({ player_id: player, best_score: Number(outcome.best), improved: outcome.improved, rank: outcome.rank, total: outcome.total });
     });
   }

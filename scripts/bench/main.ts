@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     await migrate(setup.databaseUrl);
     results.machine = await machineInfo(redis, setup);
     engine = await createEngine(loadConfig(serviceEnv(setup)), createLogger('warn'));
+    await engine.maintenance.rebuild(); // the emptied Redis asked for one; nothing to merge yet
 
     log(`Seeding ${options.players} players (main, clan and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
     const started = Date.now();
@@ -142,6 +143,7 @@ async function clusterComparison(setup: ServiceSetup, options: BenchOptions, sin
     await ensureDatabase(clusterSetup.databaseUrl);
     await migrate(clusterSetup.databaseUrl);
     engine = await createEngine(loadConfig(serviceEnv(clusterSetup)), createLogger('warn'));
+    await engine.maintenance.rebuild();
     log(`Seeding ${options.players} players into PostgreSQL and the Redis Cluster (one key per pipeline, so one slot each)`);
     const started = Date.now();
     const seeded = await seed(engine, client, options.players, options.smallBoard);

@@ -104,7 +104,6 @@ export async function seed(engine: Engine, redis: RedisClient, players: number, 
     await writeSortedSet(redis, clanKeys.scores, ids, clanBoardScores);
     await writeMemberships(redis, clanBoard, ids, memberClans, clans, totals);
     await writeSortedSet(redis, clanKeys.clans, [...totals.keys()], [...totals.values()].map((t) => t.total));
-    await Promise.all(Object.keys(boards).map((board) => redis.set(key(board).ready, '1')));
   };
   const timed = async (work: () => Promise<void>) => {
     const started = Date.now();

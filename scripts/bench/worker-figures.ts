@@ -87,10 +87,10 @@ export async function backlogDrain(
     const outcomes = await Promise.all(indexes.map((i) => engine.rankings.report(board, playerId(i), REPORTED_SCORE_CEILING + i)));
     needsJob ||= outcomes.some((outcome) => outcome.needsPersistence);
   }
-  if (needsJob) await engine.persistence.request([board.internalId]);
+  if (needsJob) await engine.marks.requestJobs([board.internalId]);
   const queueMs = Date.now() - queued;
 
-  const pending = async () => engine.rankings.pendingPersistence(await engine.leaderboardStore.listAll());
+  const pending = () => engine.maintenance.pendingPersistence();
   const initial = await pending();
   const spawned = Date.now();
   let firstDrop: { at: number; left: number } | undefined;

@@ -23,7 +23,7 @@ export const persistedClanTotals = (board: { internalId: number }) =>
 
 /** Waits until every change accepted for the leaderboard has been written to PostgreSQL. */
 export async function waitForPersistence(board: { internalId: number }, timeoutMs = 30_000): Promise<void> {
-  await until(async () => (await testEngine().rankings.pendingPersistence([board])) === 0, 'pending_persistence to reach 0', timeoutMs);
+  await until(async () => (await testEngine().marks.pendingOf(board)) === 0, 'pending_persistence to reach 0', timeoutMs);
 }
 
 /** Runs tasks with at most `width` in flight: concurrent, without opening thousands of sockets at once. */

@@ -4,7 +4,7 @@ import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
 import { gameView } from '../../views.js';
-import { name } from '../schemas.js';
+import { listQuery, name } from '../schemas.js';
 
 const gameBody = Joi.object({ name: name.required() });
 const gameParams = Joi.object({ game_id: Joi.string().min(1).max(64).required() });
@@ -24,8 +24,10 @@ export function adminRoutes(engine: Engine, auth: Authenticators): Router {
     });
   });
 
-  router.get('/games', async (_req, res) => {
-    res.json({ games: (await engine.games.list()).map(gameView) });
+  router.get('/games', validate({ query: listQuery }), async (_req, res) => {
+    const { limit, offset } = res.locals.query;
+    const { total, games } = await engine.games.list(offset, limit);
+    res.json({ games: games.map(gameView), total, limit, offset });
   });
 
   router.post('/games/:game_id/secret_key', validate({ params: gameParams }), async (_req, res) => {

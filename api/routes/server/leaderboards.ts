@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
-import { leaderboardParams, name } from '../schemas.js';
+import { leaderboardParams, listQuery, name } from '../schemas.js';
 import { leaderboardView } from '../../views.js';
 
 const bound = Joi.number().allow(null).messages({ 'number.base': 'must be a finite number or null' });
@@ -32,8 +32,10 @@ export function serverLeaderboardRoutes(engine: Engine, auth: Authenticators): R
     res.status(created ? 201 : 200).json(leaderboardView(leaderboard));
   });
 
-  router.get('/leaderboards', auth.secretKey, async (_req, res) => {
-    res.json({ leaderboards: (await engine.leaderboards.list(res.locals.game.id)).map(leaderboardView) });
+  router.get('/leaderboards', auth.secretKey, validate({ query: listQuery }), async (_req, res) => {
+    const { limit, offset } = res.locals.query;
+    const { total, leaderboards } = await engine.leaderboards.list(res.locals.game.id, offset, limit);
+    res.json({ leaderboards: leaderboards.map(leaderboardView), total, limit, offset });
   });
 
   router.delete('/leaderboards/:leaderboard_id', auth.secretKey, validate({ params: leaderboardParams }), async (_req, res) => {

@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Authenticators } from '../../middleware/auth.js';
 import { validate } from '../../middleware/validate.js';
-import { name } from '../schemas.js';
+import { listQuery, name } from '../schemas.js';
 
 const keyBody = Joi.object({ name: name.required() });
 const keyParams = Joi.object({ key_id: Joi.string().min(1).max(128).required() });
@@ -17,8 +17,9 @@ export function serverThirdPartyKeyRoutes(engine: Engine, auth: Authenticators):
     res.status(201).json({ key_id: key.id, name: key.name, api_key: key.apiKey });
   });
 
-  router.get('/third_party_keys', auth.secretKey, async (_req, res) => {
-    const keys = await engine.thirdPartyKeys.list(res.locals.game.id);
+  router.get('/third_party_keys', auth.secretKey, validate({ query: listQuery }), async (_req, res) => {
+    const { limit, offset } = res.locals.query;
+    const { total, keys } = await engine.thirdPartyKeys.list(res.locals.game.id, offset, limit);
     res.json({
       keys: keys.map((key) => ({
         key_id: key.id,
@@ -26,6 +27,9 @@ export function serverThirdPartyKeyRoutes(engine: Engine, auth: Authenticators):
         created_at: key.createdAt.toISOString(),
         revoked_at: key.revokedAt?.toISOString() ?? null,
       })),
+      total,
+      limit,
+      offset,
     });
   });
 

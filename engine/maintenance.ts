@@ -1,0 +1,88 @@
+import type { Pool } from './db.js';
+import type { RedisClient } from './redis.js';
+import type { Logger } from './logger.js';
+import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
+import type { LeaderboardStore } from './leaderboards/leaderboard-store.js';
+import type { ClanStore } from './clans/clan-store.js';
+import type { Rankings } from './ranking/rankings.js';
+import type { PersistenceMarks } from './persistence/marks.js';
+import type { DatasetGuard } from './persistence/dataset.js';
+import { runRequestedRebuild } from './rebuild.js';
+import { reconcileAllClanLeaderboards } from './clans/reconcile.js';
+
+export interface Readiness {
+  redis: 'ok' | 'down';
+  postgres: 'ok' | 'down';
+  /** null when it could not be counted (a store down, or too slow). */
+  pendingPersistence: number | null;
+}
+
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+
+/**
+ * What keeps the live state whole, for the worker, the probes and the operators' scripts: the
+ * dataset check, rebuilds, the persistence sweep and the pending count, clan recounts. Every walk
+ * goes a page at a time, and periodic work follows what changed, not what exists.
+ */
+export class Maintenance {
+  constructor(
+    private readonly deps: {
+      redis: RedisClient;
+      pool: Pool;
+      prefix: string;
+      logger: Logger;
+      dataset: DatasetGuard;
+      marks: PersistenceMarks;
+      leaderboards: LeaderboardService;
+      leaderboardStore: LeaderboardStore;
+      clans: ClanStore;
+      rankings: Rankings;
+    },
+  ) {}
+
+  /** For /readyz: both stores answer, and the exact count of changes PostgreSQL has yet to get. */
+  async readiness(): Promise<Readiness> {
+    const { redis, pool, marks } = this.deps;
+    const [redisState, postgresState] = await Promise.all([
+      withTimeout(redis.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
+      withTimeout(pool.query('SELECT 1'), 1000).then(() => 'ok' as const, () => 'down' as const),
+    ]);
+    const pendingPersistence = redisState === 'ok' ? await withTimeout(marks.pending(), 2000).catch(() => null) : null;
+    return { redis: redisState, postgres: postgresState, pendingPersistence };
+  }
+
+  pendingPersistence(): Promise<number> {
+    return this.deps.marks.pending();
+  }
+
+  /** Asks for every leaderboard to be merged back from PostgreSQL (done by the next rebuild). */
+  requestRebuild(): Promise<void> {
+    return this.deps.dataset.requestRebuild();
+  }
+
+  /** Carries out a requested rebuild; undefined when another process is at it. */
+  rebuild(): Promise<number | undefined> {
+    const { redis, prefix, leaderboardStore, leaderboards, logger } = this.deps;
+    return runRequestedRebuild({ redis, prefix, store: leaderboardStore, service: leaderboards, logger });
+  }
+
+  /**
+   * The worker's periodic round: a node that lost its data (one read per node) is rebuilt, and
+   * marks whose job died are queued again (a visit per board with recent changes).
+   */
+  async sweep(): Promise<{ lost: boolean; rebuilt: number | undefined; requeued: number[] }> {
+    const lost = await this.deps.dataset.detectLoss();
+    if (lost) this.deps.logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
+    const rebuilt = await this.rebuild();
+    const { requeued } = await this.deps.marks.sweep();
+    if (requeued.length > 0) this.deps.logger.warn({ leaderboards: requeued }, 're-queued persistence for leaderboards without a live job');
+    return { lost, rebuilt, requeued };
+  }
+
+  /** Recounts every clan leaderboard's totals from its members; the number of repairs. */
+  reconcileClans(): Promise<number> {
+    const { redis, pool, clans, rankings, leaderboardStore, prefix } = this.deps;
+    return reconcileAllClanLeaderboards({ redis, pool, clans, rankings, leaderboards: leaderboardStore, prefix });
+  }
+}

@@ -1,0 +1,126 @@
+import calculateSlot from 'cluster-key-slot';
+import { Cluster } from 'ioredis';
+import type { Pool } from '../db.js';
+import { datasetKey, rebuildCursorKey } from '../keys.js';
+import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../redis.js';
+
+/** A Redis that holds another database's data (or an older version's, which wrote no identity). */
+export class DatasetMismatchError extends Error {}
+
+export type DatasetState = 'same' | 'claimed' | 'replaced' | 'lost';
+
+/**
+ * Ties Redis to its PostgreSQL database. The database's identity (created with it) stands in Redis
+ * once per node and key prefix; it is at once the guard against serving another deployment's data
+ * (internal ids restart at 1 in every database, so its keys would read as this one's) and the
+ * marker whose absence tells that a node lost its data: one read per node and sweep, however many
+ * leaderboards there are. Whatever needs rebuilding is then asked of the rebuild (its cursor is set
+ * before the marker, so a process dying in between leaves the request standing).
+ */
+export class DatasetGuard {
+  private identity: string | undefined;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly pool: Pool,
+    private readonly prefix: string,
+  ) {}
+
+  /**
+   * At start-up. Same identity everywhere: nothing to do. Some nodes without it: they lost their data
+   * (rebuild). None has it: an empty Redis takes it (and rebuilds whatever PostgreSQL holds); one with
+   * keys under the prefix is another dataset's. Another identity anywhere: another dataset's. Another
+   * dataset's Redis is refused, or with `replaceMismatch` emptied and rebuilt from PostgreSQL.
+   */
+  async verify({ replaceMismatch }: { replaceMismatch: boolean }): Promise<DatasetState> {
+    const identity = await this.databaseIdentity();
+    const markers = await this.readMarkers();
+    const foreign = markers.find((marker) => marker.value !== null && marker.value !== identity);
+    const present = markers.filter((marker) => marker.value === identity).length;
+    let problem: string | undefined;
+    if (foreign) {
+      problem = `Redis holds the data of dataset ${foreign.value}, not of this database (${identity})`;
+    } else if (present === 0 && (await hasKeysWithPrefix(this.redis, this.prefix))) {
+      problem = `Redis holds keys under the prefix '${this.prefix}' but no dataset identity (written by an older version, or by another deployment); this database is ${identity}`;
+    }
+    if (problem) {
+      if (!replaceMismatch) {
+        throw new DatasetMismatchError(`${problem}. Point REDIS_URL or REDIS_KEY_PREFIX elsewhere, or set REBUILD_ON_DATASET_MISMATCH=1 to empty the prefix and rebuild from PostgreSQL.`);
+      }
+      await unlinkKeysWithPrefix(this.redis, this.prefix);
+      await this.claim(markers.map((marker) => marker.key), identity);
+      return 'replaced';
+    }
+    if (present === markers.length) return 'same';
+    await this.claim(markers.filter((marker) => marker.value === null).map((marker) => marker.key), identity);
+    return present === 0 ? 'claimed' : 'lost';
+  }
+
+  /**
+   * While running: a node without the marker lost its data since start-up (it restarted empty, or a
+   * replica without it took over): the marker is put back and a rebuild requested. Another identity
+   * means another deployment took this Redis over: stop serving.
+   */
+  async detectLoss(): Promise<boolean> {
+    const identity = await this.databaseIdentity();
+    const markers = await this.readMarkers();
+    const foreign = markers.find((marker) => marker.value !== null && marker.value !== identity);
+    if (foreign) throw new DatasetMismatchError(`Redis now holds the data of dataset ${foreign.value}, not of this database (${identity}).`);
+    const missing = markers.filter((marker) => marker.value === null).map((marker) => marker.key);
+    if (missing.length === 0) return false;
+    await this.claim(missing, identity);
+    return true;
+  }
+
+  /** Asks for every leaderboard to be merged back from PostgreSQL (picked up by the rebuild). */
+  async requestRebuild(): Promise<void> {
+    await this.redis.set(rebuildCursorKey(this.prefix), '0');
+  }
+
+  private async claim(keys: string[], identity: string): Promise<void> {
+    await this.requestRebuild();
+    for (const key of keys) {
+      if ((await this.redis.set(key, identity, 'NX')) === 'OK') continue;
+      const holder = await this.redis.get(key);
+      if (holder !== identity) throw new DatasetMismatchError(`Another deployment (dataset ${holder}) claimed this Redis at the same time as this database (${identity}).`);
+    }
+  }
+
+  private async databaseIdentity(): Promise<string> {
+    if (!this.identity) {
+      const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM dataset_identity');
+      this.identity = rows[0]!.id;
+    }
+    return this.identity;
+  }
+
+  private async readMarkers(): Promise<{ key: string; value: string | null }[]> {
+    const keys = this.markerKeys();
+    const values = await Promise.all(keys.map((key) => this.redis.get(key)));
+    return keys.map((key, i) => ({ key, value: values[i]! }));
+  }
+
+  /** One marker key per node: on a cluster, in the lowest slot each master serves. */
+  private markerKeys(): string[] {
+    if (!(this.redis instanceof Cluster)) return [datasetKey(this.prefix, 'node')];
+    const firstSlots = new Map<string, number>();
+    this.redis.slots.forEach((nodes, slot) => {
+      const master = nodes?.[0];
+      if (master && !firstSlots.has(master)) firstSlots.set(master, slot);
+    });
+    if (firstSlots.size === 0) throw new Error('the Redis Cluster has not shared its slots yet');
+    return [...firstSlots.values()].map((slot) => datasetKey(this.prefix, tagForSlot(slot)));
+  }
+}
+
+const tags = new Map<number, string>();
+
+/** A short hash tag that falls in the given Cluster slot (found by trying; cached). */
+function tagForSlot(slot: number): string {
+  let tag = tags.get(slot);
+  for (let i = 0; tag === undefined; i += 1) {
+    if (calculateSlot(`n${i}`) === slot) tag = `n${i}`;
+  }
+  tags.set(slot, tag);
+  return tag;
+}
