@@ -21,10 +21,26 @@ describe('admin endpoints', () => {
     const created = await client.post('/api/v1/admin/games').set(ADMIN).send({ name }).expect(201);
     expect(created.body.publishable_key).to.match(/^pk_/);
     expect(created.body.secret_key).to.match(/^sk_/);
-    const list = await client.get('/api/v1/admin/games').set(ADMIN).expect(200);
-    const listed = list.body.games.find((g: { game_id: string }) => g.game_id === created.body.game_id);
-    expect(listed).to.include({ name, publishable_key: created.body.publishable_key });
+    // Oldest first: the newest game is the last entry of the last page.
+    const { body: count } = await client.get('/api/v1/admin/games?limit=1').set(ADMIN).expect(200);
+    const list = await client.get(`/api/v1/admin/games?limit=1&offset=${count.total - 1}`).set(ADMIN).expect(200);
+    expect(list.body).to.include({ total: count.total, limit: 1, offset: count.total - 1 });
+    expect(list.body.games).to.have.length(1);
+    expect(list.body.games[0]).to.include({ game_id: created.body.game_id, name, publishable_key: created.body.publishable_key });
     expect(JSON.stringify(list.body)).to.not.include(created.body.secret_key);
+  });
+
+  it('when games are listed a page at a time, then the pages follow each other oldest first without overlap', async () => {
+    const client = await api();
+    await createGame();
+    await createGame();
+    const { body: all } = await client.get('/api/v1/admin/games?limit=1000').set(ADMIN).expect(200);
+    expect(all.total).to.equal(all.games.length);
+    const first = await client.get('/api/v1/admin/games?limit=2').set(ADMIN).expect(200);
+    const second = await client.get('/api/v1/admin/games?limit=2&offset=2').set(ADMIN).expect(200);
+    const ids = (res: { body: { games: { game_id: string }[] } }) => res.body.games.map((g) => g.game_id);
+    expect([...ids(first), ...ids(second)]).to.deep.equal(all.games.slice(0, 4).map((g: { game_id: string }) => g.game_id));
+    expect((await client.get('/api/v1/admin/games?offset=x').set(ADMIN).expect(400)).body.error.code).to.equal('validation_failed');
   });
 
   it('when the name is missing, then 400 validation_failed', async () => {

@@ -79,4 +79,24 @@ describe('leaderboard management', () => {
       await worker.stop();
     }
   });
+
+  it('when a game has more leaderboards than a page, then the list pages them oldest first with total, limit and offset', async () => {
+    const owner = await createGame();
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i += 1) ids.push(await createLeaderboard(owner, {}, `page-${i}-${uniqueId('lb')}`));
+    const page = (query: string) => api().get(`/api/v1/server/leaderboards${query}`).set('Secret-Key', owner.secretKey);
+
+    const first = await page('?limit=3').expect(200);
+    expect(first.body).to.include({ total: 7, limit: 3, offset: 0 });
+    expect(first.body.leaderboards.map((l: { leaderboard_id: string }) => l.leaderboard_id)).to.deep.equal(ids.slice(0, 3));
+    const last = await page('?limit=3&offset=6').expect(200);
+    expect(last.body.leaderboards.map((l: { leaderboard_id: string }) => l.leaderboard_id)).to.deep.equal(ids.slice(6));
+    const all = await page('').expect(200);
+    expect(all.body).to.include({ total: 7, limit: 50, offset: 0 });
+    expect(all.body.leaderboards).to.have.length(7);
+
+    for (const bad of ['?limit=0', '?limit=1001', '?offset=-1', '?limit=abc']) {
+      expect((await page(bad).expect(400)).body.error.code).to.equal('validation_failed');
+    }
+  });
 });

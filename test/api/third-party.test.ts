@@ -172,6 +172,9 @@ describe('third-party reads', () => {
       expect(listed.revoked_at).to.be.a('string');
       expect(list.body.keys.find((k: { key_id: string }) => k.key_id === keyId).revoked_at).to.equal(null);
       expect(JSON.stringify(list.body)).to.not.include('tpk_');
+      expect(list.body).to.include({ total: list.body.keys.length, limit: 50, offset: 0 });
+      const paged = await api().get('/api/v1/server/third_party_keys?limit=1&offset=1').set('Secret-Key', game.secretKey).expect(200);
+      expect(paged.body.keys.map((k: { key_id: string }) => k.key_id)).to.deep.equal([list.body.keys[1].key_id]);
     });
 
     it('when an unknown key is revoked, then 404 key_not_found', async () => {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../engine/paths.js';
+import { nodeFlags } from '../../scripts/node-flags.js';
 
 /** The real API and worker processes, started by tests that kill, restart or multiply them. */
 export interface ServiceProcess {
@@ -23,7 +24,8 @@ export async function freePort(): Promise<number> {
 }
 
 export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(projectRoot, 'dist', entry, 'main.js')], {
+  // With the launcher's node flags (the API's capped heap): a test sees the memory limits production has.
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags(entry), path.join(projectRoot, 'dist', entry, 'main.js')], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
+import { rebuildCursorKey } from '../../engine/keys.js';
 import { projectRoot } from '../../engine/paths.js';
+import { unlinkKeysWithPrefix } from '../../engine/redis.js';
 import { api, testEngine } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { inParallel, liveClanTotals, liveScores, persistedClanTotals, persistedScores, waitForPersistence } from '../helpers/persistence.js';
@@ -152,6 +154,21 @@ describe('persistence to PostgreSQL', function () {
     expect(await liveScores(board)).to.deep.equal(scoresBefore);
     expect(await liveClanTotals(board)).to.deep.equal(totalsBefore);
     expect(await ranks(game, leaderboard, players)).to.deep.equal(ranksBefore);
+  });
+
+  it('when a Redis node loses its data (the dataset marker with it) while the worker runs, then the worker finds it and rebuilds every leaderboard', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    await burst(game, players, leaderboard, 200);
+    await waitForPersistence(board);
+    const scoresBefore = await liveScores(board);
+
+    const engine = testEngine();
+    await unlinkKeysWithPrefix(engine.redis, `${engine.config.redisKeyPrefix}:dataset`);
+    await engine.rankings.drop(board);
+    await until(async () => (await liveScores(board)).size === scoresBefore.size, 'the worker to rebuild the leaderboard', 30_000);
+    expect(await liveScores(board)).to.deep.equal(scoresBefore);
+    await until(async () => (await engine.redis.exists(rebuildCursorKey(engine.config.redisKeyPrefix))) === 0, 'the rebuild to finish', 60_000);
   });
 });
 
