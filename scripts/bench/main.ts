@@ -17,6 +17,8 @@ import { parseOptions, type BenchOptions } from './options.js';
 import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
 import { memoryPerEntry, rankReadCost } from './redis-figures.js';
+import { BOARDS_PER_GAME, MANY_GAMES, manyBoardsFigures } from './many-boards.js';
+import { compareBuilds } from './compare.js';
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
 import type { ScenarioContext } from './scenarios.js';
@@ -65,6 +67,10 @@ async function main(): Promise<void> {
     };
     if (options.cluster) {
       results.cluster = await clusterComparison(setup, options, ctx, redis);
+    } else if (options.compare) {
+      const worker = await startWorker(setup);
+      results.comparison = await compareBuilds(setup, options, ctx, worker, options.compare);
+      await stop(worker);
     } else {
       let worker = await startWorker(setup);
       // The ceiling right before the service with the same process count: the machine's speed drifts.
@@ -91,6 +97,9 @@ async function main(): Promise<void> {
 
       results.memory.individual = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.main]!);
       results.memory.clan = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.clans]!);
+
+      log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
+      results.manyBoards = await manyBoardsFigures(setup, options, engine, redis, ctx, worker);
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;
   } finally {

@@ -14,6 +14,13 @@ export interface BenchOptions {
   cluster: boolean;
   /** --cluster: alternating single/cluster rounds; the comparison takes the median of their ratios. */
   clusterRounds: number;
+  /**
+   * --compare REV: instead of the usual run, the service scenarios (report_score and record read
+   * unless --only names others) on the API built from git revision REV and on this one, in
+   * alternating rounds, both running against the same data and worker.
+   */
+  compare: string | undefined;
+  compareRounds: number;
   players: number;
   /** Measured seconds per scenario, after the warm-up. */
   duration: number;
@@ -31,6 +38,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   let cluster = false;
   let only: string[] = [];
   let players: number | undefined;
+  let compare: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
@@ -41,6 +49,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       const kinds = SERVICE_SCENARIOS.map((s) => s.kind as string);
       const unknown = only.filter((kind) => !kinds.includes(kind));
       if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}; the kinds are ${kinds.join(', ')}.`);
+    } else if (arg === '--compare' || arg.startsWith('--compare=')) {
+      compare = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
+      if (!compare || !/^[\w./~^-]+$/.test(compare)) throw new Error(`--compare needs a git revision, not '${compare ?? ''}'.`);
     } else if (arg === '--players' || arg.startsWith('--players=')) {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
       players = Number(value);
@@ -48,7 +59,7 @@ export function parseOptions(argv: string[]): BenchOptions {
         throw new Error(`--players must be a whole number from 1000 to 50000000, not '${value}'.`);
       }
     } else {
-      throw new Error(`Unknown option '${arg}'. Use --quick, --players N, --profile, --cluster, --only KIND[,KIND].`);
+      throw new Error(`Unknown option '${arg}'. Use --quick, --players N, --profile, --cluster, --compare REV, --only KIND[,KIND].`);
     }
   }
   const boardSize = players ?? (quick ? 50_000 : 1_000_000);
@@ -58,6 +69,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     only,
     cluster,
     clusterRounds: quick ? 2 : 5,
+    compare,
+    compareRounds: quick ? 2 : 4,
     players: boardSize,
     duration: quick ? 3 : 10,
     warmup: quick ? 1 : 3,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { bareFor, clusterPairs, median, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
+import { comparisonRows } from './compare.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -25,11 +26,27 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       'processes\' own CPU time per request, warm-up included) is hardly moved by that.',
     '',
   ];
-  lines.push(...(results.cluster ? clusterSection(results) : serviceSections(results)));
+  lines.push(...(results.cluster ? clusterSection(results) : results.comparison ? comparisonSection(results) : serviceSections(results)));
 
-  lines.push('', results.cluster ? '## Target (issue 8)' : '## Targets (issue 6)', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
+  lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
   return lines.join('\n') + '\n';
+}
+
+/** --compare: each scenario on the other revision's API and on this one. */
+function comparisonSection(results: BenchResults): string[] {
+  const comparison = results.comparison!;
+  const lines = [
+    `## This build against ${comparison.revision} (${comparison.commit.slice(0, 12)}), 1 API process, alternating rounds`,
+    '',
+    row(['scenario', 'rounds', `${comparison.revision} req/s`, 'this build req/s', 'ratio (median of rounds)', 'per round', `${comparison.revision} CPU us/req`, 'this build CPU us/req']),
+    row(['---', '---:', '---:', '---:', '---:', '---', '---:', '---:']),
+  ];
+  for (const r of comparisonRows(comparison)) {
+    lines.push(row([r.label, r.rounds, num(r.beforeRps), num(r.afterRps), `${(r.ratio * 100).toFixed(1)}%`,
+      r.perRound.map((x) => `${(x * 100).toFixed(0)}%`).join(', '), num(r.beforeCpu), num(r.afterCpu)]));
+  }
+  return lines;
 }
 
 /** The usual run: scenarios against the ceiling, worker, memory and rank reads. */
@@ -69,6 +86,15 @@ function serviceSections(results: BenchResults): string[] {
   lines.push(row(['worker peak RSS', `${results.worker.peakRssMb.toFixed(0)} MB`]));
   for (const api of results.apiPeakRssMb) lines.push(row([`API peak RSS under load, largest process (${api.processes} processes)`, `${api.mb.toFixed(0)} MB`]));
 
+  const many = results.manyBoards;
+  if (many) {
+    lines.push('', `## ${num(many.boards)} leaderboards over ${many.games} games`, '', row(['figure', 'value']), row(['---', '---']));
+    lines.push(row([`Redis commands/s sent by the idle service (API + worker, over ${many.idleSeconds} s)`, many.idleCommandsPerSecond.toFixed(1)]));
+    lines.push(row([`/readyz (10 connections): req/s, p50 / p99`, `${num(many.readyz.rps)}, ${many.readyz.p50} / ${many.readyz.p99} ms`]));
+    lines.push(row(['API peak RSS during /readyz / worker peak RSS', `${many.apiRssMb.toFixed(0)} MB / ${many.workerRssMb.toFixed(0)} MB`]));
+    lines.push(row([many.reports.label, `${num(many.reports.rps)} req/s, p99 ${many.reports.p99} ms, ${num(many.reports.errors)} errors`]));
+    lines.push(row(['PostgreSQL lag p99 during it', `<= ${many.lagP99} s over ${num(many.lagObservations)} writes`]));
+  }
   lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
   for (const [name, memory] of Object.entries(results.memory)) {
     if (!memory) continue;

@@ -2,6 +2,8 @@ import type { ScenarioRun } from './load.js';
 import type { BacklogFigures } from './worker-figures.js';
 import type { MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
+import type { ManyBoardsFigures } from './many-boards.js';
+import type { ComparisonResults } from './compare.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
@@ -20,6 +22,10 @@ export interface BenchResults {
   apiPeakRssMb: { processes: number; mb: number }[];
   memory: { individual?: MemoryFigures; clan?: MemoryFigures };
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
+  /** --compare: the service scenarios on another revision's API and on this one, in alternating rounds. */
+  comparison?: ComparisonResults;
+  /** 100,000 leaderboards: what idle ones cost, and the lag with reports spread over 1,000. */
+  manyBoards?: ManyBoardsFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

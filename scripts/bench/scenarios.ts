@@ -14,7 +14,7 @@ export interface ScenarioContext {
 
 export type ScenarioKind =
   | 'bare-get' | 'bare-post' | 'bare-rank' | 'bare-report' | 'report' | 'server-batch' | 'record'
-  | 'third-party-page' | 'around-me' | 'page' | 'avatar';
+  | 'third-party-page' | 'around-me' | 'page' | 'avatar' | 'readyz';
 
 export interface Scenario {
   label: string;
@@ -23,6 +23,8 @@ export interface Scenario {
   board: string;
   /** Players are drawn from the first `players` indexes (the rank read compares boards on the same players). */
   players?: number;
+  /** Spread over this many boards, named `<board>-<i>`, instead of the one `board`. */
+  boards?: number;
 }
 
 export interface BuiltRequest {
@@ -65,7 +67,9 @@ const json = { 'content-type': 'application/json' };
  */
 export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => BuiltRequest {
   const range = scenario.players ?? ctx.players;
-  const board = encodeURIComponent(scenario.board);
+  const named = encodeURIComponent(scenario.board);
+  const spread = scenario.boards;
+  const board = spread ? () => `${named}-${randomBelow(spread)}` : () => named;
   const player = () => playerId(randomBelow(range));
   const score = () => randomBelow(REPORTED_SCORE_CEILING);
   const tokens = needsTokens(scenario.kind) ? mintTokens(ctx, range) : [];
@@ -84,7 +88,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'report':
       return () => ({
         method: 'POST',
-        path: `/api/v1/client/leaderboards/${board}/report_score`,
+        path: `/api/v1/client/leaderboards/${board()}/report_score`,
         headers: { ...json, ...client() },
         body: JSON.stringify({ score: score() }),
       });
@@ -98,21 +102,23 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'record':
       return () => ({
         method: 'GET',
-        path: `/api/v1/client/leaderboards/${board}/players/${player()}`,
+        path: `/api/v1/client/leaderboards/${board()}/players/${player()}`,
         headers: { 'secret-key': ctx.secretKey },
       });
     case 'third-party-page':
       return () => ({
         method: 'GET',
-        path: `/api/v1/third_party/leaderboards/${board}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}`,
+        path: `/api/v1/third_party/leaderboards/${board()}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}`,
         headers: { 'api-key': ctx.apiKey ?? 'missing' },
       });
     case 'around-me':
-      return () => ({ method: 'GET', path: `/api/v1/client/leaderboards/${board}/around_me`, headers: client() });
+      return () => ({ method: 'GET', path: `/api/v1/client/leaderboards/${board()}/around_me`, headers: client() });
     case 'page':
-      return () => ({ method: 'GET', path: `/leaderboards/${board}?token=${encodeURIComponent(token())}`, headers: {} });
+      return () => ({ method: 'GET', path: `/leaderboards/${board()}?token=${encodeURIComponent(token())}`, headers: {} });
     case 'avatar':
       return () => ({ method: 'GET', path: `/api/v1/users/${player()}/avatar.png`, headers: {} });
+    case 'readyz':
+      return () => ({ method: 'GET', path: '/readyz', headers: {} });
   }
 }
 

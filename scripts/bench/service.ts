@@ -48,8 +48,11 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
   };
 }
 
-export async function startApi(setup: ServiceSetup, processes: number): Promise<Started> {
-  const api = startNode(`API x${processes}`, [...profiling(setup), ...nodeFlags('api'), dist('api', 'main.js')], serviceEnv(setup, processes), logFile(setup, `api-${processes}`));
+/** The API; `root` names another checkout's build to run instead (--compare). */
+export async function startApi(setup: ServiceSetup, processes: number, root = projectRoot): Promise<Started> {
+  const name = root === projectRoot ? `api-${processes}` : `api-${processes}-${path.basename(root)}`;
+  const entry = path.join(root, 'dist', 'api', 'main.js');
+  const api = startNode(`API x${processes}`, [...profiling(setup), ...nodeFlags('api'), entry], serviceEnv(setup, processes), logFile(setup, name));
   await waitForHttp(`http://127.0.0.1:${setup.apiPort}/readyz`, api);
   await waitUntilSettled(api, processes > 1 ? processes : 0);
   return api;

@@ -1,5 +1,6 @@
 import { apiRun, bareFor, clusterPairs, median, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
+import { comparisonRows } from './compare.js';
 
 export interface TargetCheck {
   target: string;
@@ -17,6 +18,7 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
 /** The targets of issue 6, each judged against this run's figures. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
+  if (results.comparison) return comparisonChecks(results);
   const checks: TargetCheck[] = [];
   const ratio = (label: string, processes: number, minimum: number) => {
     const run = apiRun(results, label, processes);
@@ -40,8 +42,22 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
 
-  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results));
+  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results), ...manyBoardsChecks(results));
   return checks;
+}
+
+/** Idle leaderboards cost (almost) nothing: background and probe work follow what changed. */
+function manyBoardsChecks(results: BenchResults): TargetCheck[] {
+  const many = results.manyBoards;
+  if (!many) return [];
+  const n = many.boards.toLocaleString('en-US');
+  return [
+    check(`Redis commands/s from the idle service < 100 (${n} leaderboards)`, many.idleCommandsPerSecond.toFixed(1), many.idleCommandsPerSecond < 100),
+    check(`/readyz p99 < 20 ms (${n} leaderboards)`, `${many.readyz.p99} ms`, many.readyz.missing ? undefined : many.readyz.p99 < 20),
+    check(`PostgreSQL lag p99 < 1 s, reports over 1,000 of ${n} leaderboards`, `<= ${many.lagP99} s (${many.lagObservations} writes)`,
+      many.lagObservations > 0 ? many.lagP99 < 1 : undefined),
+    check(`API RSS <= 200 MB with ${n} leaderboards`, `${many.apiRssMb.toFixed(0)} MB`, many.apiRssMb <= 200),
+  ];
 }
 
 /** Issue 8, --cluster only: report_score on the Redis Cluster within 15% of the single Redis (median of the rounds' ratios). */
@@ -52,6 +68,17 @@ function clusterChecks(results: BenchResults): TargetCheck[] {
   const r = median(pairs.map(([single, cluster]) => cluster.rps / single.rps));
   const rounds = pairs.map(([single, cluster]) => `${Math.round(cluster.rps)} vs ${Math.round(single.rps)}`).join(', ');
   return [check(target, `${pct(r)} median of ${pairs.length} rounds (req/s cluster vs single: ${rounds})`, r >= 0.85)];
+}
+
+/** --compare: this build within 5% of the other revision on every scenario compared (median of the rounds' ratios). */
+function comparisonChecks(results: BenchResults): TargetCheck[] {
+  return comparisonRows(results.comparison!).map((row) =>
+    check(
+      `${row.label} req/s within 5% of ${results.comparison!.revision}`,
+      `${pct(row.ratio)} median of ${row.rounds} rounds (${row.perRound.map(pct).join(', ')})`,
+      row.rounds > 0 ? row.ratio >= 0.95 : undefined,
+    ),
+  );
 }
 
 const processesLabel = (n: number) => `${n} API process${n > 1 ? 'es' : ''}`;

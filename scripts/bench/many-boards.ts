@@ -1,0 +1,74 @@
+import type { Redis } from 'ioredis';
+import type { Engine } from '../../engine/engine.js';
+import { runScenario, type ScenarioRun } from './load.js';
+import type { BenchOptions } from './options.js';
+import { peakRssMb, sleep, stop, type Started } from './processes.js';
+import type { ScenarioContext } from './scenarios.js';
+import { startApi, type ServiceSetup } from './service.js';
+import { lagQuantile, scrapeLag } from './worker-figures.js';
+
+export const MANY_GAMES = 100;
+export const BOARDS_PER_GAME = 1000;
+/** Boards of the seeded game that the active part reports to (`many-0` … `many-999`). */
+const ACTIVE_BOARDS = 1000;
+
+export interface ManyBoardsFigures {
+  boards: number;
+  games: number;
+  idleSeconds: number;
+  /** Commands Redis processed per second while the service (API and worker) sat idle. */
+  idleCommandsPerSecond: number;
+  readyz: ScenarioRun;
+  apiRssMb: number;
+  workerRssMb: number;
+  reports: ScenarioRun;
+  lagP99: number;
+  lagObservations: number;
+}
+
+/**
+ * What idle leaderboards cost: 100,000 of them over 100 games (the seeded game's 1,000 named
+ * `many-<i>`, the rest in 99 other games), the API and the worker running. Idle, Redis's own count of
+ * processed commands says what the service sends; /readyz is probed as a load balancer would, only
+ * harder; then reports spread over 1,000 of the boards give the worker's lag.
+ */
+export async function manyBoardsFigures(
+  setup: ServiceSetup, options: BenchOptions, engine: Engine, redis: Redis, ctx: ScenarioContext, worker: Started,
+): Promise<ManyBoardsFigures> {
+  const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`)));
+  await engine.pool.query(
+    `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order)
+     SELECT g.game_id, 'many-' || i, 'Level ' || i, CASE WHEN i % 10 = 0 THEN 'clan' ELSE 'individual' END, 'desc'
+     FROM unnest($1::text[]) AS g (game_id), generate_series(0, $2::int - 1) AS i`,
+    [[ctx.gameId, ...otherGames.map((game) => game.id)], BOARDS_PER_GAME],
+  );
+  const api = await startApi(setup, 1);
+  try {
+    await sleep(3000); // a sweep or two after start-up
+    const idleSeconds = options.quick ? 5 : 20;
+    const processed = async () => Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+    const before = await processed();
+    await sleep(idleSeconds * 1000);
+    const idleCommandsPerSecond = ((await processed()) - before - 1) / idleSeconds; // less this INFO itself
+
+    const timing = { duration: options.duration, warmup: options.warmup, connections: 10 };
+    const meta = { processes: 1, target: 'api' as const };
+    const readyz = await runScenario(setup.apiPort, { label: '/readyz, 100,000 leaderboards', kind: 'readyz', method: 'GET', board: '' }, ctx, timing, meta, { server: api, worker });
+    const apiRssMb = peakRssMb(api);
+
+    const lagBefore = await scrapeLag(setup.workerMetricsPort);
+    const reports = await runScenario(
+      setup.apiPort,
+      { label: 'client report_score over 1,000 of 100,000 leaderboards', kind: 'report', method: 'POST', board: 'many', boards: ACTIVE_BOARDS },
+      ctx, { ...timing, connections: options.connections }, meta, { server: api, worker },
+    );
+    await sleep(2000);
+    const lag = lagQuantile(lagBefore, await scrapeLag(setup.workerMetricsPort), 0.99);
+    return {
+      boards: MANY_GAMES * BOARDS_PER_GAME, games: MANY_GAMES, idleSeconds, idleCommandsPerSecond, readyz, apiRssMb,
+      workerRssMb: peakRssMb(worker), reports, lagP99: lag.seconds, lagObservations: lag.observations,
+    };
+  } finally {
+    await stop(api);
+  }
+}
