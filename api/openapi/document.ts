@@ -63,6 +63,8 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
   required,
 });
 const score = { anyOf: [{ type: 'number' }, { type: 'string', description: 'a decimal number' }] };
+const NAME_RULES = 'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters); at least one visible character';
+const readableName = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, description: NAME_RULES });
 
 function operation(op: Operation) {
   const secured = (op.security ?? []).length > 0;
@@ -206,7 +208,7 @@ export const openApiDocument = {
         tag: 'Game client',
         summary: 'Set the player’s display name',
         security: [CLIENT],
-        body: object({ display_name: { type: 'string', minLength: 1, maxLength: 32 } }, ['display_name']),
+        body: object({ display_name: readableName(32) }, ['display_name']),
         ok: { status: 200, schema: 'Player' },
         errors: [404],
       }),
@@ -307,7 +309,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [leaderboardParam],
         body: object({
-          name: { type: 'string', minLength: 1, maxLength: 100 },
+          name: readableName(100),
           type: { enum: ['individual', 'clan'] },
           sort_order: { enum: ['desc', 'asc'] },
           client_reports: { type: 'boolean' },
@@ -333,7 +335,7 @@ export const openApiDocument = {
         summary: 'Create or rename a clan',
         security: [['SecretKey']],
         path: [clanParam],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }),
+        body: object({ name: readableName(100) }),
         ok: { status: 201, schema: 'Clan', description: 'Created (200 with the same body when updated)' },
         alsoOk: [200],
         errors: [404],
@@ -355,7 +357,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [playerParam],
         body: object({
-          display_name: { type: 'string', minLength: 1, maxLength: 32 },
+          display_name: readableName(32),
           clan_id: { type: ['string', 'null'], pattern: ID },
           aliases: { type: 'object', additionalProperties: { type: ['string', 'null'], minLength: 1, maxLength: 128 } },
         }),
@@ -368,7 +370,7 @@ export const openApiDocument = {
         tag: 'Game server',
         summary: 'Create a read-only third-party key (shown once)',
         security: [['SecretKey']],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }, ['name']),
+        body: object({ name: readableName(100) }, ['name']),
         ok: { status: 201, schema: 'ThirdPartyKeyCreated' },
         errors: [],
       }),
@@ -442,7 +444,7 @@ export const openApiDocument = {
         tag: 'Admin',
         summary: 'Create a game with its publishable and secret keys (the secret is shown once)',
         security: [['AdminToken']],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }, ['name']),
+        body: object({ name: readableName(100) }, ['name']),
         ok: { status: 201, schema: 'GameCreated' },
         errors: [],
       }),
