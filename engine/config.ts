@@ -31,6 +31,7 @@ export interface Config {
   logLevel: string;
   createDemoGame: boolean;
   trustProxy: boolean;
+  minDeviceIdLength: number;
 }
 
 const schema = Joi.object({
@@ -64,6 +65,7 @@ const schema = Joi.object({
     .default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
   TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+  MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
 }).unknown(true);
 
 export class ConfigError extends Error {}
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: value.LOG_LEVEL,
     createDemoGame: value.DEMO_GAME,
     trustProxy: value.TRUST_PROXY,
+    minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
   });
 }
 

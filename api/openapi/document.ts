@@ -150,9 +150,15 @@ export const openApiDocument = {
       post: operation({
         tag: 'Game client',
         summary: 'Get an anonymous player token for a device',
-        description: 'The same device_id in the same game always returns the same player (200); a new one 201. The body is optional.',
+        description:
+          'The same device_id in the same game always returns the same player (200); a new one 201. The body is optional. ' +
+          'A device_id is a bearer secret: whoever knows it gets that player. Send a random UUID created once per install, ' +
+          'never a hardware serial or anything else another party can know or guess. The service may require a minimum ' +
+          'length (MIN_DEVICE_ID_LENGTH, default 1); a shorter one is 400 validation_failed.',
         security: [['PublishableKey']],
-        body: object({ device_id: { type: 'string', minLength: 1, maxLength: 128 } }),
+        body: object({
+          device_id: { type: 'string', minLength: 1, maxLength: 128, description: 'A random UUID per install (a bearer secret)' },
+        }),
         ok: { status: 201, schema: 'Token', description: 'A new player (200 with the same body for a known device)' },
         alsoOk: [200],
         errors: [],

@@ -18,7 +18,8 @@ const storedText = () =>
     .messages({ 'string.nul': 'must not contain the NUL character (U+0000)' });
 
 export const aliasId = storedText().min(1).max(128);
-export const deviceId = storedText().min(1).max(128);
+/** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
+export const deviceId = storedText().max(128);
 
 const HIDDEN = /[\p{Cc}\p{Cf}]/u;
 // A letter, digit, punctuation mark or symbol that renders: fillers such as U+3164 are letters that draw nothing.
