@@ -128,7 +128,9 @@ export const openApiDocument = {
     description:
       'Leaderboards for games: anonymous player tokens, client and server score reports, instant competition ranks ' +
       '(ties share a rank: 1, 2, 2, 4), clans, a webview page, avatars and read-only third-party access. ' +
-      'Every error is {"error": {"code", "message", "details"?}}; every response carries X-Request-Id.',
+      'Every error is {"error": {"code", "message", "details"?}}; every response carries X-Request-Id. ' +
+      'Every response to a request that carries a key or token (in a header, or the page\'s ?token=), errors included, ' +
+      'has Cache-Control: no-store and Vary on the credential headers.',
   },
   components: {
     securitySchemes: {

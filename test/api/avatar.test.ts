@@ -39,6 +39,11 @@ describe('GET /api/v1/users/:player_id/avatar.png', () => {
     }
   });
 
+  it('when an avatar request carries a key or token, then the answer is not cached', async () => {
+    const res = await getAvatar(player.playerId).set('Anonymous-Authorization', player.token).expect(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
+  });
+
   it('when the same avatar is asked for twice, then the bytes and the ETag are identical', async () => {
     const first = await getAvatar(player.playerId, '?size=64').expect(200);
     const second = await getAvatar(player.playerId, '?size=64').expect(200);

@@ -5,6 +5,7 @@ import Joi from 'joi';
 import { LRUCache } from 'lru-cache';
 import type { Engine } from '../../../engine/engine.js';
 import { NotFoundError } from '../../../engine/errors.js';
+import { cachePublicly } from '../../middleware/no-store.js';
 import { validate } from '../../middleware/validate.js';
 
 const sizeQuery = Joi.object({
@@ -52,7 +53,7 @@ export function avatarRoute(engine: Engine): RequestHandler[] {
     }
     res.setHeader('Content-Type', 'image/png');
     res.setHeader('ETag', image.etag);
-    res.setHeader('Cache-Control', 'public, max-age=604800');
+    cachePublicly(res, 'public, max-age=604800');
     // Game clients on other origins show these images too; helmet's default would forbid that.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     if (req.fresh) return res.status(304).end();
