@@ -31,6 +31,8 @@ export interface Config {
   logLevel: string;
   createDemoGame: boolean;
   trustProxy: boolean;
+  /** Bearer token of the API's /metrics; unset, /metrics is not served. */
+  metricsToken: string | undefined;
   minDeviceIdLength: number;
 }
 
@@ -65,6 +67,7 @@ const schema = Joi.object({
     .default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
   TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+  METRICS_TOKEN: Joi.string().min(16).max(256),
   MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
 }).unknown(true);
 
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: value.LOG_LEVEL,
     createDemoGame: value.DEMO_GAME,
     trustProxy: value.TRUST_PROXY,
+    metricsToken: value.METRICS_TOKEN,
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
   });
 }

@@ -10,6 +10,7 @@ describe('configuration', () => {
       ['WEB_CONCURRENCY', '0'],
       ['TOKEN_TTL_SECONDS', '-5'],
       ['RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND', 'lots'],
+      ['METRICS_TOKEN', 'short'],
       ['MIN_DEVICE_ID_LENGTH', '129'],
     ]) {
       expect(() => loadConfig({ [variable!]: value })).to.throw(ConfigError, variable);
@@ -20,7 +21,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).to.include({ port: 3000, baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:3000', webConcurrency: 1 });
     expect(config.rateLimits).to.deep.equal({ signupsPerIpPerMinute: 600, reportsPerPlayerPerSecond: 20, thirdPartyPerKeyPerSecond: 50 });
-    expect(config).to.include({ minDeviceIdLength: 1 });
+    expect(config).to.include({ metricsToken: undefined, minDeviceIdLength: 1 });
   });
 
   for (const entry of ['api', 'worker'] as const) {

@@ -4,7 +4,7 @@ import { schemas } from './schemas.js';
  * The OpenAPI 3.1 document of every endpoint, served at /openapi.json and rendered at /docs. The
  * integration tests check every response they receive against it, so it cannot drift from the code.
  */
-type Credential = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKey' | 'AdminToken';
+type Credential = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKey' | 'AdminToken' | 'MetricsToken';
 
 interface Parameter {
   name: string;
@@ -144,6 +144,7 @@ export const openApiDocument = {
       SecretKey: { type: 'apiKey', in: 'header', name: 'Secret-Key', description: "The game server's sk_ key" },
       ApiKey: { type: 'apiKey', in: 'header', name: 'Api-Key', description: 'A read-only third-party tpk_ key' },
       AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of whoever runs the service' },
+      MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for the Prometheus scraper' },
     },
     schemas,
   },
@@ -488,7 +489,14 @@ export const openApiDocument = {
       }),
     },
     '/metrics': {
-      get: operation({ tag: 'Operations', summary: 'Prometheus metrics', ok: { status: 200, content: 'text/plain' }, errors: [] }),
+      get: operation({
+        tag: 'Operations',
+        summary: 'Prometheus metrics of this API process',
+        description: 'Served only when METRICS_TOKEN is set (otherwise 404 not_found), to "Authorization: Bearer <METRICS_TOKEN>".',
+        security: [['MetricsToken']],
+        ok: { status: 200, content: 'text/plain' },
+        errors: [404],
+      }),
     },
     '/openapi.json': {
       get: operation({ tag: 'Operations', summary: 'This document', ok: { status: 200, content: 'application/json' }, errors: [] }),
