@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import Joi from 'joi';
 
 /**
@@ -30,10 +31,36 @@ export interface Config {
   playerCacheSize: number;
   logLevel: string;
   createDemoGame: boolean;
-  trustProxy: boolean;
+  /** Express's 'trust proxy': the number of proxies in front, or their addresses and subnets. */
+  trustProxy: number | string[];
   /** Bearer token of the API's /metrics; unset, /metrics is not served. */
   metricsToken: string | undefined;
   minDeviceIdLength: number;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY in the forms of Express's 'trust proxy' that say which hops to trust: a hop count, or
+ * a comma-separated list of proxy addresses, subnets and Express's names (loopback, linklocal,
+ * uniquelocal). Anything that trusts every hop (true, a /0 subnet) is refused: the client writes the
+ * left of X-Forwarded-For, so it could pick its own IP and walk past the per-IP limits.
+ */
+function trustProxy(value: string, helpers: Joi.CustomHelpers): number | string[] | Joi.ErrorReport {
+  if (value === 'false') return 0;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (value === 'true') return helpers.error('trustProxy.all');
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', bits, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return helpers.error('trustProxy.form');
+    if (bits === undefined) continue;
+    if (!/^\d{1,3}$/.test(bits) || Number(bits) > (version === 4 ? 32 : 128)) return helpers.error('trustProxy.form');
+    if (Number(bits) === 0) return helpers.error('trustProxy.all');
+  }
+  return entries;
 }
 
 const schema = Joi.object({
@@ -66,7 +93,14 @@ const schema = Joi.object({
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
-  TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+  TRUST_PROXY: Joi.string()
+    .trim()
+    .custom(trustProxy)
+    .default(0)
+    .messages({
+      'trustProxy.all': 'must not trust every hop (a client could then choose its own IP): give the number of proxies in front of the service, or their addresses or subnets',
+      'trustProxy.form': 'must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.0/8, loopback)',
+    }),
   METRICS_TOKEN: Joi.string().min(16).max(256),
   MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
 }).unknown(true);
