@@ -33,6 +33,10 @@ export interface Config {
   createDemoGame: boolean;
   /** Express's 'trust proxy': the number of proxies in front, or their addresses and subnets. */
   trustProxy: number | string[];
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections per API process; 0 is no cap. */
+  maxConnections: number;
   /** Bearer token of the API's /metrics; unset, /metrics is not served. */
   metricsToken: string | undefined;
   minDeviceIdLength: number;
@@ -101,6 +105,15 @@ const schema = Joi.object({
       'trustProxy.all': 'must not trust every hop (a client could then choose its own IP): give the number of proxies in front of the service, or their addresses or subnets',
       'trustProxy.form': 'must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.0/8, loopback)',
     }),
+  // Node refuses a header timeout longer than the request timeout.
+  HEADERS_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(1)
+    .max(Joi.ref('REQUEST_TIMEOUT_MS'))
+    .default(10_000)
+    .messages({ 'number.max': 'must not be longer than REQUEST_TIMEOUT_MS' }),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(1).default(30_000),
+  MAX_CONNECTIONS: Joi.number().integer().min(0).default(0),
   METRICS_TOKEN: Joi.string().min(16).max(256),
   MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
 }).unknown(true);
@@ -144,6 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     logLevel: value.LOG_LEVEL,
     createDemoGame: value.DEMO_GAME,
     trustProxy: value.TRUST_PROXY,
+    headersTimeoutMs: value.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
+    maxConnections: value.MAX_CONNECTIONS,
     metricsToken: value.METRICS_TOKEN,
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
   });
