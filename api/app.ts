@@ -46,7 +46,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use('/api/v1/third_party', thirdPartyRoutes(engine, auth, limits));
   app.use('/api/v1/signup', signupRoutes(engine, auth, limits));
   app.use('/api/v1/admin', adminRoutes(engine, auth));
-  app.use(webRoutes(engine));
+  app.use(webRoutes(engine, limits));
   app.use(operationRoutes(engine, metrics));
   app.use(documentationRoutes());
 

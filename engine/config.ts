@@ -27,6 +27,7 @@ export interface Config {
     signupsPerIpPerMinute: number;
     reportsPerPlayerPerSecond: number;
     thirdPartyPerKeyPerSecond: number;
+    webPerIpPerMinute: number;
   };
   playerCacheSize: number;
   logLevel: string;
@@ -92,6 +93,7 @@ const schema = Joi.object({
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
+  RATE_LIMIT_WEB_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(3000),
   PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(10_000),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       signupsPerIpPerMinute: value.RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE,
       reportsPerPlayerPerSecond: value.RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND,
       thirdPartyPerKeyPerSecond: value.RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND,
+      webPerIpPerMinute: value.RATE_LIMIT_WEB_PER_IP_PER_MINUTE,
     }),
     playerCacheSize: value.PLAYER_CACHE_SIZE,
     logLevel: value.LOG_LEVEL,

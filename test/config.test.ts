@@ -10,6 +10,7 @@ describe('configuration', () => {
       ['WEB_CONCURRENCY', '0'],
       ['TOKEN_TTL_SECONDS', '-5'],
       ['RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND', 'lots'],
+      ['RATE_LIMIT_WEB_PER_IP_PER_MINUTE', '-1'],
       ['HEADERS_TIMEOUT_MS', '0'],
       ['REQUEST_TIMEOUT_MS', 'soon'],
       ['MAX_CONNECTIONS', '-1'],
@@ -24,7 +25,7 @@ describe('configuration', () => {
   it('when nothing is set, then the documented defaults apply', () => {
     const config = loadConfig({});
     expect(config).to.include({ port: 3000, baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:3000', webConcurrency: 1 });
-    expect(config.rateLimits).to.deep.equal({ signupsPerIpPerMinute: 600, reportsPerPlayerPerSecond: 20, thirdPartyPerKeyPerSecond: 50 });
+    expect(config.rateLimits).to.deep.equal({ signupsPerIpPerMinute: 600, reportsPerPlayerPerSecond: 20, thirdPartyPerKeyPerSecond: 50, webPerIpPerMinute: 3000 });
     expect(config).to.include({ trustProxy: 0, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 0, metricsToken: undefined, minDeviceIdLength: 1 });
   });
 

@@ -97,17 +97,18 @@ function operation(op: Operation) {
 }
 
 /**
- * The web page's operations: no rate limit applies to them (so no 429), and the page itself answers
- * its errors as HTML pages a player can read.
+ * The web page's operations: only those that list 429 have a rate limit (RATE_LIMIT_WEB_PER_IP_PER_MINUTE),
+ * and the page itself answers its errors as HTML pages a player can read.
  */
 function webOperation(op: Operation, errorContent = 'application/json') {
   const built = operation(op);
   const responses = built.responses as Record<string, { description: string; content?: object }>;
-  delete responses[429];
+  if (!op.errors.includes(429)) delete responses[429];
   if (errorContent !== 'application/json') {
     const pages: Record<number, string> = {
       401: 'An HTML page: the token is missing or not valid',
       404: 'An HTML page: the leaderboard is unknown in the token’s game',
+      429: 'An HTML page: too many requests from this IP; see Retry-After',
       500: 'An HTML page: internal error',
       503: 'An HTML page: Redis or PostgreSQL unreachable; see Retry-After',
     };
@@ -236,7 +237,7 @@ export const openApiDocument = {
             { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'clans: the clan totals (clan leaderboards only; default players)' },
           ],
           ok: { status: 200, content: 'text/html', description: 'The page' },
-          errors: [401, 404],
+          errors: [401, 404, 429],
         },
         'text/html',
       ),
@@ -254,7 +255,7 @@ export const openApiDocument = {
           { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'players (default) or clans' },
         ],
         ok: { status: 200, schema: 'WebEntries' },
-        errors: [400, 401, 404],
+        errors: [400, 401, 404, 429],
       }),
     },
     '/api/v1/users/{player_id}/avatar.png': {
@@ -262,12 +263,12 @@ export const openApiDocument = {
         tag: 'Web page',
         summary: "The player's avatar: a deterministic identicon PNG",
         description:
-          'No credentials; the same image for the same player every time. A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.',
+          'No credentials; the same image for the same player every time. The image is drawn at the nearest of 16, 24, 32, 48, 64, 96, 128, 192, 256, 384 and 512 pixels to the size asked for (the PNG\'s own dimensions say which). A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.',
         path: [playerParam],
-        query: [{ name: 'size', schema: str('^[0-9]+$'), description: 'Pixels, 16-512 (default 128)' }],
+        query: [{ name: 'size', schema: str('^[0-9]+$'), description: 'Pixels, 16-512 (default 128), drawn at the nearest of the sizes above' }],
         ok: { status: 200, content: 'image/png', description: 'The PNG' },
         alsoOk: [304],
-        errors: [400, 404],
+        errors: [400, 404, 429],
       }),
     },
     '/web-assets/{file}': {

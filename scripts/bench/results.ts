@@ -1,3 +1,4 @@
+import type { AvatarSizeCost } from './avatar-figures.js';
 import type { ScenarioRun } from './load.js';
 import type { BacklogFigures } from './worker-figures.js';
 import type { MemoryFigures, RankReadCost } from './redis-figures.js';
@@ -20,6 +21,8 @@ export interface BenchResults {
   apiPeakRssMb: { processes: number; mb: number }[];
   memory: { individual?: MemoryFigures; clan?: MemoryFigures };
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
+  /** Avatar requests of distinct sizes against the same requests at one size (a cold avatar cache). */
+  avatarSizes?: AvatarSizeCost;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { createLogger } from '../../engine/logger.js';
 import { appWith } from '../helpers/context.js';
-import { ADMIN, createGame } from '../helpers/fixtures.js';
+import { ADMIN, createGame, createLeaderboard, signup } from '../helpers/fixtures.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
 
 describe('rate limits', () => {
@@ -58,7 +59,9 @@ describe('rate limits', () => {
   });
 });
 
-describe('per-IP limits behind a proxy', () => {
+describe('per-IP limits behind a proxy and on the web page', () => {
+  const call = (app: Express, path: string) => request(app).get(path).expect(checkAgainstOpenApi);
+
   it('when clients behind one trusted proxy write their own X-Forwarded-For entries, then their signups are still counted by the address the proxy saw', async () => {
     const app = appWith({ TRUST_PROXY: '1', RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: '3' });
     const game = await createGame();
@@ -76,5 +79,30 @@ describe('per-IP limits behind a proxy', () => {
     expect(statuses).to.deep.equal([201, 201, 201, 429, 429]);
     // Another client behind the same proxy has a count of its own.
     await signupFrom('10.9.0.1, 203.0.113.8').expect(201);
+  });
+
+  it('when one IP asks for more than RATE_LIMIT_WEB_PER_IP_PER_MINUTE avatars and pages, then 429 with Retry-After: JSON for avatars and entries, an HTML page for the page', async () => {
+    const game = await createGame();
+    const board = await createLeaderboard(game);
+    const player = await signup(game);
+    const app = appWith({ RATE_LIMIT_WEB_PER_IP_PER_MINUTE: '3' });
+    const token = encodeURIComponent(player.token);
+
+    const allowed = [
+      await call(app, `/api/v1/users/${player.playerId}/avatar.png?size=64`),
+      await call(app, `/leaderboards/${board}?token=${token}`),
+      await call(app, `/leaderboards/${board}/entries?token=${token}`),
+    ];
+    expect(allowed.map((res) => res.status)).to.deep.equal([200, 200, 200]);
+
+    const avatar = await call(app, `/api/v1/users/${player.playerId}/avatar.png?size=64`).expect(429);
+    expect(avatar.body.error.code).to.equal('rate_limited');
+    expect(Number(avatar.headers['retry-after'])).to.be.within(1, 60);
+    const entries = await call(app, `/leaderboards/${board}/entries?token=${token}`).expect(429);
+    expect(entries.body.error.code).to.equal('rate_limited');
+    const page = await call(app, `/leaderboards/${board}?token=${token}`).expect(429);
+    expect(page.headers['content-type']).to.match(/^text\/html/);
+    expect(page.text).to.include('Too many requests');
+    expect(Number(page.headers['retry-after'])).to.be.within(1, 60);
   });
 });
