@@ -5,6 +5,7 @@ import { HttpMetrics } from './metrics.js';
 import { authenticators } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
+import { noStoreWhenCredentialed } from './middleware/no-store.js';
 import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { adminRoutes } from './routes/admin/index.js';
@@ -32,6 +33,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   const limits = rateLimits(engine.redis, engine.config);
 
   app.use(requestContext(engine.logger, metrics));
+  app.use(noStoreWhenCredentialed());
   // helmet's full set (CSP, HSTS, frame and referrer policies…) is for what a browser renders; JSON
   // answers need only nosniff, and a dozen headers per report cost real throughput.
   app.use(['/leaderboards', '/web-assets', '/docs', '/api/v1/users'], helmet());
@@ -44,7 +46,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use('/api/v1/third_party', thirdPartyRoutes(engine, auth, limits));
   app.use('/api/v1/signup', signupRoutes(engine, auth, limits));
   app.use('/api/v1/admin', adminRoutes(engine, auth));
-  app.use(webRoutes(engine));
+  app.use(webRoutes(engine, limits));
   app.use(operationRoutes(engine, metrics));
   app.use(documentationRoutes());
 

@@ -6,6 +6,7 @@ import { createEngine } from '../engine/engine.js';
 import { ensureDemoGame } from '../engine/games/demo-game.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { createApp } from './app.js';
+import { createHttpServer } from './server.js';
 
 /**
  * The API entry point. The primary prepares the database and Redis once (migrations, rebuild of
@@ -78,8 +79,7 @@ function forkServers(config: Readonly<Config>, logger: Logger): void {
 async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
   const engine = await createEngine(config, logger);
   const app = createApp(engine);
-  const server: Server = app.listen(config.port);
-  server.keepAliveTimeout = 65_000;
+  const server: Server = createHttpServer(app, config).listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

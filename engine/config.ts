@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import Joi from 'joi';
 
 /**
@@ -26,13 +27,47 @@ export interface Config {
     signupsPerIpPerMinute: number;
     reportsPerPlayerPerSecond: number;
     thirdPartyPerKeyPerSecond: number;
+    webPerIpPerMinute: number;
   };
   playerCacheSize: number;
   logLevel: string;
   createDemoGame: boolean;
-  trustProxy: boolean;
+  /** Express's 'trust proxy': the number of proxies in front, or their addresses and subnets. */
+  trustProxy: number | string[];
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections per API process; 0 is no cap. */
+  maxConnections: number;
+  /** Bearer token of the API's /metrics; unset, /metrics is not served. */
+  metricsToken: string | undefined;
+  minDeviceIdLength: number;
   /** Empty a Redis that holds another dataset's keys and rebuild it, instead of refusing to start. */
   rebuildOnDatasetMismatch: boolean;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY in the forms of Express's 'trust proxy' that say which hops to trust: a hop count, or
+ * a comma-separated list of proxy addresses, subnets and Express's names (loopback, linklocal,
+ * uniquelocal). Anything that trusts every hop (true, a /0 subnet) is refused: the client writes the
+ * left of X-Forwarded-For, so it could pick its own IP and walk past the per-IP limits.
+ */
+function trustProxy(value: string, helpers: Joi.CustomHelpers): number | string[] | Joi.ErrorReport {
+  if (value === 'false') return 0;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (value === 'true') return helpers.error('trustProxy.all');
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', bits, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return helpers.error('trustProxy.form');
+    if (bits === undefined) continue;
+    if (!/^\d{1,3}$/.test(bits) || Number(bits) > (version === 4 ? 32 : 128)) return helpers.error('trustProxy.form');
+    if (Number(bits) === 0) return helpers.error('trustProxy.all');
+  }
+  return entries;
 }
 
 const schema = Joi.object({
@@ -60,12 +95,31 @@ const schema = Joi.object({
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
+  RATE_LIMIT_WEB_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(3000),
   PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(10_000),
   LOG_LEVEL: Joi.string()
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
-  TRUST_PROXY: Joi.boolean().truthy('1').falsy('0').default(false),
+  TRUST_PROXY: Joi.string()
+    .trim()
+    .custom(trustProxy)
+    .default(0)
+    .messages({
+      'trustProxy.all': 'must not trust every hop (a client could then choose its own IP): give the number of proxies in front of the service, or their addresses or subnets',
+      'trustProxy.form': 'must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.0/8, loopback)',
+    }),
+  // Node refuses a header timeout longer than the request timeout.
+  HEADERS_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(1)
+    .max(Joi.ref('REQUEST_TIMEOUT_MS'))
+    .default(10_000)
+    .messages({ 'number.max': 'must not be longer than REQUEST_TIMEOUT_MS' }),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(1).default(30_000),
+  MAX_CONNECTIONS: Joi.number().integer().min(0).default(0),
+  METRICS_TOKEN: Joi.string().min(16).max(256),
+  MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
   REBUILD_ON_DATASET_MISMATCH: Joi.boolean().truthy('1').falsy('0').default(false),
 }).unknown(true);
 
@@ -103,12 +157,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       signupsPerIpPerMinute: value.RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE,
       reportsPerPlayerPerSecond: value.RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND,
       thirdPartyPerKeyPerSecond: value.RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND,
+      webPerIpPerMinute: value.RATE_LIMIT_WEB_PER_IP_PER_MINUTE,
     }),
     playerCacheSize: value.PLAYER_CACHE_SIZE,
     logLevel: value.LOG_LEVEL,
     createDemoGame: value.DEMO_GAME,
     trustProxy: value.TRUST_PROXY,
     rebuildOnDatasetMismatch: value.REBUILD_ON_DATASET_MISMATCH,
+    headersTimeoutMs: value.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
+    maxConnections: value.MAX_CONNECTIONS,
+    metricsToken: value.METRICS_TOKEN,
+    minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
   });
 }
 

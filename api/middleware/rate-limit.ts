@@ -6,16 +6,18 @@ import { rateLimitPrefix } from '../../engine/keys.js';
 import type { Config } from '../../engine/config.js';
 
 /**
- * Abuse limits (CONTRACT section 7), counted in Redis so every API process shares them: signups per
- * IP, client reports per player, third-party reads per key. A limit of 0 is off.
+ * Abuse limits, counted in Redis so every API process shares them: signups per IP, client reports
+ * per player, third-party reads per key, and the web page and avatars per IP (no credential bounds
+ * those). A limit of 0 is off.
  */
 export function rateLimits(redis: RedisClient, config: Readonly<Config>) {
   const prefix = rateLimitPrefix(config.redisKeyPrefix);
-  const { signupsPerIpPerMinute, reportsPerPlayerPerSecond, thirdPartyPerKeyPerSecond } = config.rateLimits;
+  const { signupsPerIpPerMinute, reportsPerPlayerPerSecond, thirdPartyPerKeyPerSecond, webPerIpPerMinute } = config.rateLimits;
   return {
     signups: limit(redis, `${prefix}:signup`, signupsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
     reports: limit(redis, `${prefix}:report`, reportsPerPlayerPerSecond, 1, (_req, res) => res.locals.playerId!),
     thirdParty: limit(redis, `${prefix}:third-party`, thirdPartyPerKeyPerSecond, 1, (_req, res) => res.locals.apiKeyId!),
+    web: limit(redis, `${prefix}:web`, webPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
   };
 }
 

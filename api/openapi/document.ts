@@ -4,7 +4,7 @@ import { schemas } from './schemas.js';
  * The OpenAPI 3.1 document of every endpoint, served at /openapi.json and rendered at /docs. The
  * integration tests check every response they receive against it, so it cannot drift from the code.
  */
-type Credential = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKey' | 'AdminToken';
+type Credential = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKey' | 'AdminToken' | 'MetricsToken';
 
 interface Parameter {
   name: string;
@@ -63,6 +63,8 @@ const object = (properties: Record<string, unknown>, required: string[] = []) =>
   required,
 });
 const score = { anyOf: [{ type: 'number' }, { type: 'string', description: 'a decimal number' }] };
+const NAME_RULES = 'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters); at least one visible character';
+const readableName = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, description: NAME_RULES });
 
 function operation(op: Operation) {
   const secured = (op.security ?? []).length > 0;
@@ -95,17 +97,18 @@ function operation(op: Operation) {
 }
 
 /**
- * The web page's operations: no rate limit applies to them (so no 429), and the page itself answers
- * its errors as HTML pages a player can read.
+ * The web page's operations: only those that list 429 have a rate limit (RATE_LIMIT_WEB_PER_IP_PER_MINUTE),
+ * and the page itself answers its errors as HTML pages a player can read.
  */
 function webOperation(op: Operation, errorContent = 'application/json') {
   const built = operation(op);
   const responses = built.responses as Record<string, { description: string; content?: object }>;
-  delete responses[429];
+  if (!op.errors.includes(429)) delete responses[429];
   if (errorContent !== 'application/json') {
     const pages: Record<number, string> = {
       401: 'An HTML page: the token is missing or not valid',
       404: 'An HTML page: the leaderboard is unknown in the token’s game',
+      429: 'An HTML page: too many requests from this IP; see Retry-After',
       500: 'An HTML page: internal error',
       503: 'An HTML page: Redis or PostgreSQL unreachable; see Retry-After',
     };
@@ -126,7 +129,9 @@ export const openApiDocument = {
     description:
       'Leaderboards for games: anonymous player tokens, client and server score reports, instant competition ranks ' +
       '(ties share a rank: 1, 2, 2, 4), clans, a webview page, avatars and read-only third-party access. ' +
-      'Every error is {"error": {"code", "message", "details"?}}; every response carries X-Request-Id.',
+      'Every error is {"error": {"code", "message", "details"?}}; every response carries X-Request-Id. ' +
+      'Every response to a request that carries a key or token (in a header, or the page\'s ?token=), errors included, ' +
+      'has Cache-Control: no-store and Vary on the credential headers.',
   },
   components: {
     securitySchemes: {
@@ -140,6 +145,7 @@ export const openApiDocument = {
       SecretKey: { type: 'apiKey', in: 'header', name: 'Secret-Key', description: "The game server's sk_ key" },
       ApiKey: { type: 'apiKey', in: 'header', name: 'Api-Key', description: 'A read-only third-party tpk_ key' },
       AdminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of whoever runs the service' },
+      MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for the Prometheus scraper' },
     },
     schemas,
   },
@@ -148,9 +154,15 @@ export const openApiDocument = {
       post: operation({
         tag: 'Game client',
         summary: 'Get an anonymous player token for a device',
-        description: 'The same device_id in the same game always returns the same player (200); a new one 201. The body is optional.',
+        description:
+          'The same device_id in the same game always returns the same player (200); a new one 201. The body is optional. ' +
+          'A device_id is a bearer secret: whoever knows it gets that player. Send a random UUID created once per install, ' +
+          'never a hardware serial or anything else another party can know or guess. The service may require a minimum ' +
+          'length (MIN_DEVICE_ID_LENGTH, default 1); a shorter one is 400 validation_failed.',
         security: [['PublishableKey']],
-        body: object({ device_id: { type: 'string', minLength: 1, maxLength: 128 } }),
+        body: object({
+          device_id: { type: 'string', minLength: 1, maxLength: 128, description: 'A random UUID per install (a bearer secret)' },
+        }),
         ok: { status: 201, schema: 'Token', description: 'A new player (200 with the same body for a known device)' },
         alsoOk: [200],
         errors: [],
@@ -206,7 +218,7 @@ export const openApiDocument = {
         tag: 'Game client',
         summary: 'Set the player’s display name',
         security: [CLIENT],
-        body: object({ display_name: { type: 'string', minLength: 1, maxLength: 32 } }, ['display_name']),
+        body: object({ display_name: readableName(32) }, ['display_name']),
         ok: { status: 200, schema: 'Player' },
         errors: [404],
       }),
@@ -225,7 +237,7 @@ export const openApiDocument = {
             { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'clans: the clan totals (clan leaderboards only; default players)' },
           ],
           ok: { status: 200, content: 'text/html', description: 'The page' },
-          errors: [401, 404],
+          errors: [401, 404, 429],
         },
         'text/html',
       ),
@@ -243,7 +255,7 @@ export const openApiDocument = {
           { name: 'view', schema: { enum: ['players', 'clans'] }, description: 'players (default) or clans' },
         ],
         ok: { status: 200, schema: 'WebEntries' },
-        errors: [400, 401, 404],
+        errors: [400, 401, 404, 429],
       }),
     },
     '/api/v1/users/{player_id}/avatar.png': {
@@ -251,12 +263,12 @@ export const openApiDocument = {
         tag: 'Web page',
         summary: "The player's avatar: a deterministic identicon PNG",
         description:
-          'No credentials; the same image for the same player every time. A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.',
+          'No credentials; the same image for the same player every time. The image is drawn at the nearest of 16, 24, 32, 48, 64, 96, 128, 192, 256, 384 and 512 pixels to the size asked for (the PNG\'s own dimensions say which). A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.',
         path: [playerParam],
-        query: [{ name: 'size', schema: str('^[0-9]+$'), description: 'Pixels, 16-512 (default 128)' }],
+        query: [{ name: 'size', schema: str('^[0-9]+$'), description: 'Pixels, 16-512 (default 128), drawn at the nearest of the sizes above' }],
         ok: { status: 200, content: 'image/png', description: 'The PNG' },
         alsoOk: [304],
-        errors: [400, 404],
+        errors: [400, 404, 429],
       }),
     },
     '/web-assets/{file}': {
@@ -308,7 +320,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [leaderboardParam],
         body: object({
-          name: { type: 'string', minLength: 1, maxLength: 100 },
+          name: readableName(100),
           type: { enum: ['individual', 'clan'] },
           sort_order: { enum: ['desc', 'asc'] },
           client_reports: { type: 'boolean' },
@@ -334,7 +346,7 @@ export const openApiDocument = {
         summary: 'Create or rename a clan',
         security: [['SecretKey']],
         path: [clanParam],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }),
+        body: object({ name: readableName(100) }),
         ok: { status: 201, schema: 'Clan', description: 'Created (200 with the same body when updated)' },
         alsoOk: [200],
         errors: [404],
@@ -356,7 +368,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [playerParam],
         body: object({
-          display_name: { type: 'string', minLength: 1, maxLength: 32 },
+          display_name: readableName(32),
           clan_id: { type: ['string', 'null'], pattern: ID },
           aliases: { type: 'object', additionalProperties: { type: ['string', 'null'], minLength: 1, maxLength: 128 } },
         }),
@@ -369,7 +381,7 @@ export const openApiDocument = {
         tag: 'Game server',
         summary: 'Create a read-only third-party key (shown once)',
         security: [['SecretKey']],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }, ['name']),
+        body: object({ name: readableName(100) }, ['name']),
         ok: { status: 201, schema: 'ThirdPartyKeyCreated' },
         errors: [],
       }),
@@ -444,7 +456,7 @@ export const openApiDocument = {
         tag: 'Admin',
         summary: 'Create a game with its publishable and secret keys (the secret is shown once)',
         security: [['AdminToken']],
-        body: object({ name: { type: 'string', minLength: 1, maxLength: 100 } }, ['name']),
+        body: object({ name: readableName(100) }, ['name']),
         ok: { status: 201, schema: 'GameCreated' },
         errors: [],
       }),
@@ -481,7 +493,14 @@ export const openApiDocument = {
       }),
     },
     '/metrics': {
-      get: operation({ tag: 'Operations', summary: 'Prometheus metrics', ok: { status: 200, content: 'text/plain' }, errors: [] }),
+      get: operation({
+        tag: 'Operations',
+        summary: 'Prometheus metrics of this API process',
+        description: 'Served only when METRICS_TOKEN is set (otherwise 404 not_found), to "Authorization: Bearer <METRICS_TOKEN>".',
+        security: [['MetricsToken']],
+        ok: { status: 200, content: 'text/plain' },
+        errors: [404],
+      }),
     },
     '/openapi.json': {
       get: operation({ tag: 'Operations', summary: 'This document', ok: { status: 200, content: 'application/json' }, errors: [] }),

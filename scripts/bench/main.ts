@@ -12,7 +12,8 @@ import { projectRoot } from '../../engine/paths.js';
 import { createRedis, waitForRedis } from '../../engine/redis.js';
 import { startCluster, stopCluster } from '../redis-cluster.js';
 import { ensureServices } from '../services.js';
-import { BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BOARDS, databaseUrlFor } from './fixtures.js';
+import { avatarSizeCost } from './avatar-figures.js';
+import { BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BOARDS, databaseUrlFor, playerId } from './fixtures.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
@@ -100,6 +101,9 @@ async function main(): Promise<void> {
 
       log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
       results.manyBoards = await manyBoardsFigures(setup, options, engine, redis, ctx, worker);
+      log('Avatars: 300 requests of distinct sizes vs the same 300 at one size, 10 players, cold avatar cache');
+      const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
+      results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;
   } finally {

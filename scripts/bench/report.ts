@@ -107,6 +107,13 @@ function serviceSections(results: BenchResults): string[] {
     lines.push(row([`rank read, ${board} board (${num(cost.entries)} entries)`, `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`]));
   }
 
+  const avatars = results.avatarSizes;
+  if (avatars) {
+    lines.push('', '## Avatars', '', row(['figure', 'value']), row(['---', '---']));
+    const setup = `${avatars.requests} requests over ${avatars.players} players, cold avatar cache, in the bench process, median of ${avatars.rounds} round${avatars.rounds > 1 ? 's' : ''}`;
+    lines.push(row([`distinct sizes (16-512 px) vs all 128 px (${setup})`, `${num(avatars.distinctMs)} ms vs ${num(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`]));
+  }
+
   return lines;
 }
 

@@ -1,3 +1,4 @@
+import type { AvatarSizeCost } from './avatar-figures.js';
 import type { ScenarioRun } from './load.js';
 import type { BacklogFigures } from './worker-figures.js';
 import type { MemoryFigures, RankReadCost } from './redis-figures.js';
@@ -26,6 +27,8 @@ export interface BenchResults {
   comparison?: ComparisonResults;
   /** 100,000 leaderboards: what idle ones cost, and the lag with reports spread over 1,000. */
   manyBoards?: ManyBoardsFigures;
+  /** Avatar requests of distinct sizes against the same requests at one size (a cold avatar cache). */
+  avatarSizes?: AvatarSizeCost;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

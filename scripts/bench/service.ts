@@ -45,6 +45,7 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
     RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: '0',
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
     RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
+    RATE_LIMIT_WEB_PER_IP_PER_MINUTE: '0',
   };
 }
 

@@ -42,7 +42,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
 
-  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results), ...manyBoardsChecks(results));
+  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results), ...manyBoardsChecks(results), ...avatarChecks(results));
   return checks;
 }
 
@@ -58,6 +58,14 @@ function manyBoardsChecks(results: BenchResults): TargetCheck[] {
       many.lagObservations > 0 ? many.lagP99 < 1 : undefined),
     check(`API RSS <= 200 MB with ${n} leaderboards`, `${many.apiRssMb.toFixed(0)} MB`, many.apiRssMb <= 200),
   ];
+}
+
+/** A flood of distinct avatar sizes costs about what the same flood at one size does. */
+function avatarChecks(results: BenchResults): TargetCheck[] {
+  const avatars = results.avatarSizes;
+  if (!avatars) return [];
+  const target = `${avatars.requests} avatar requests of distinct sizes within 2x of ${avatars.requests} of one size (cold cache)`;
+  return [check(target, `${Math.round(avatars.distinctMs)} vs ${Math.round(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`, avatars.ratio <= 2)];
 }
 
 /** Issue 8, --cluster only: report_score on the Redis Cluster within 15% of the single Redis (median of the rounds' ratios). */

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: '0',
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
     RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
+    RATE_LIMIT_WEB_PER_IP_PER_MINUTE: '0',
   };
   const api = start('api', env);
   start('worker', env);

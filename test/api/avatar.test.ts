@@ -31,12 +31,28 @@ describe('GET /api/v1/users/:player_id/avatar.png', () => {
     expect([png.width, png.height]).to.deep.equal([128, 128]);
   });
 
-  it('when a size is given, then the PNG decodes at that size', async () => {
-    for (const size of [16, 64, 300, 512]) {
-      const res = await getAvatar(player.playerId, `?size=${size}`).expect(200);
+  it('when a size is given, then the PNG is drawn at the nearest of the fixed sizes (the larger of two equally near)', async () => {
+    for (const [asked, drawn] of [[16, 16], [17, 16], [20, 24], [64, 64], [100, 96], [300, 256], [330, 384], [511, 512], [512, 512]]) {
+      const res = await getAvatar(player.playerId, `?size=${asked}`).expect(200);
       const png = PNG.sync.read(res.body as Buffer);
-      expect([png.width, png.height]).to.deep.equal([size, size]);
+      expect([png.width, png.height], `size=${asked}`).to.deep.equal([drawn, drawn]);
     }
+  });
+
+  it('when every size from 16 to 512 is asked for, then only the 11 fixed sizes are drawn, each with its own ETag', async () => {
+    const other = await signup(await createGame());
+    const sizes = Array.from({ length: 497 }, (_, i) => 16 + i);
+    const etags = new Map<string, number>();
+    for (let i = 0; i < sizes.length; i += 50) {
+      const answers = await Promise.all(sizes.slice(i, i + 50).map((size) => getAvatar(other.playerId, `?size=${size}`).expect(200)));
+      for (const res of answers) etags.set(res.headers.etag!, PNG.sync.read(res.body as Buffer).width);
+    }
+    expect([...etags.values()].sort((a, b) => a - b)).to.deep.equal([16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]);
+  });
+
+  it('when an avatar request carries a key or token, then the answer is not cached', async () => {
+    const res = await getAvatar(player.playerId).set('Anonymous-Authorization', player.token).expect(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
   });
 
   it('when the same avatar is asked for twice, then the bytes and the ETag are identical', async () => {
@@ -59,8 +75,9 @@ describe('GET /api/v1/users/:player_id/avatar.png', () => {
     const again = await getAvatar(player.playerId, '?size=32').set('If-None-Match', first.headers.etag!).expect(304);
     expect((again.body as Buffer).length).to.equal(0);
     expect(again.headers.etag).to.equal(first.headers.etag);
-    // Another size is another image: the ETag of one does not validate the other.
-    await getAvatar(player.playerId, '?size=33').set('If-None-Match', first.headers.etag!).expect(200);
+    // A size drawn as the same image shares its ETag; another drawn size is another image.
+    await getAvatar(player.playerId, '?size=33').set('If-None-Match', first.headers.etag!).expect(304);
+    await getAvatar(player.playerId, '?size=48').set('If-None-Match', first.headers.etag!).expect(200);
   });
 
   it('when the player is unknown, whatever the shape of the id, then 404 player_not_found', async () => {

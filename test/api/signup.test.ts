@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { api } from '../helpers/context.js';
+import request from 'supertest';
+import { api, appWith } from '../helpers/context.js';
 import { createGame, createLeaderboard, reportScore, signup, uniqueId, type TestGame } from '../helpers/fixtures.js';
+import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
 
 const decode = (token: string) => JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
 
@@ -70,6 +73,19 @@ describe('POST /api/v1/signup/anonymous', () => {
       expect(res.body.error.code).to.equal('validation_failed');
       expect(res.body.error.details[0].field).to.equal('device_id');
     }
+  });
+
+  it('when MIN_DEVICE_ID_LENGTH is raised, then a shorter device_id is 400 validation_failed and no player is made', async () => {
+    const app = appWith({ MIN_DEVICE_ID_LENGTH: '32' });
+    const signupWith = (device_id: string) =>
+      request(app).post('/api/v1/signup/anonymous').set('Publishable-Key', game.publishableKey).send({ device_id }).expect(checkAgainstOpenApi);
+    const guessable = uniqueId('serial'); // 15 characters
+    const short = await signupWith(guessable).expect(400);
+    expect(short.body.error.code).to.equal('validation_failed');
+    expect(short.body.error.details[0].field).to.equal('device_id');
+    // Nobody was made for that device: the default minimum now takes it as a new one.
+    await api().post('/api/v1/signup/anonymous').set('Publishable-Key', game.publishableKey).send({ device_id: guessable }).expect(201);
+    await signupWith(randomUUID()).expect(201);
   });
 
   describe('the token on a client call', () => {

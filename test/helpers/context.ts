@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
@@ -42,6 +44,17 @@ export function api() {
   const agent = request(context().url);
   const call = (method: Method) => (path: string) => agent[method](path).expect(checkAgainstOpenApi);
   return { get: call('get'), post: call('post'), put: call('put'), patch: call('patch'), delete: call('delete') };
+}
+
+/**
+ * An app over the shared engine with other settings (a limit turned on, a variable unset), for tests
+ * of configuration. Its rate-limit counters live under a key prefix of its own, so no other test or
+ * run shares them.
+ */
+export function appWith(env: Record<string, string | undefined>): Express {
+  const prefix = `${process.env.REDIS_KEY_PREFIX}-${randomUUID().slice(0, 8)}`.slice(-32);
+  const config = loadConfig({ ...process.env, REDIS_KEY_PREFIX: prefix, ...env });
+  return createApp({ ...context().engine, config });
 }
 
 export async function closeTestEngine(): Promise<void> {

@@ -4,6 +4,7 @@ import { api, testEngine } from './context.js';
 
 /** Builders of valid test data through the public API: each test makes its own, with unique ids. */
 export const ADMIN = { Authorization: 'Bearer test-admin-token-0123456789' };
+export const METRICS = { Authorization: 'Bearer test-metrics-token-0123456789' };
 
 export function uniqueId(prefix = 'id'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;

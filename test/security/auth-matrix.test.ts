@@ -10,7 +10,8 @@ import { buildGameWorld, createClan, createThirdPartyKey } from './world.js';
 
 /**
  * Every endpoint (row) against every kind of credential (column): each cell must give the
- * documented answer, and no cell may change a game its credential does not own.
+ * documented answer, marked not to be cached, and no cell may change a game its credential does
+ * not own.
  */
 describe('the authentication matrix', () => {
   let w: MatrixWorld;
@@ -64,6 +65,12 @@ describe('the authentication matrix', () => {
         expect(res.status, `${cell}: status (${res.text.slice(0, 200)})`).to.equal(expected.status);
         if (expected.codes) expect(res.body.error?.code, `${cell}: error code`).to.be.oneOf(expected.codes);
         expected.check?.(res, w, cell);
+        // A credentialed answer, success or refusal, is the caller's alone: no cache may keep or share it.
+        if (kind.key !== 'none') {
+          expect(res.headers['cache-control'], `${cell}: Cache-Control`).to.equal('no-store');
+          const vary = String(res.headers.vary ?? '').split(/\s*,\s*/);
+          expect(vary, `${cell}: Vary`).to.include.members(['Publishable-Key', 'Secret-Key', 'Api-Key', 'Anonymous-Authorization', 'Authorization']);
+        }
         const succeeded = res.status < 300;
         if (kind.owner === 'other' && succeeded) {
           for (const id of secretsOfThisGame()) expect(res.text, `${cell}: answers with this game's ${id}`).to.not.include(id);

@@ -4,10 +4,10 @@ import { forgedToken, type GameWorld } from './world.js';
 /**
  * How an endpoint authenticates, as the contract describes it: the publishable key alone (signup),
  * a game client (publishable key + anonymous token), the secret key, either of those two (a
- * player's record), a third-party key, the admin token, or the anonymous token in ?token= (the
- * web page's entries).
+ * player's record), a third-party key, the admin token, the anonymous token in ?token= (the
+ * web page's entries), or the metrics token (Authorization: Bearer, like the admin token).
  */
-export type Auth = 'publishable' | 'client' | 'secret' | 'serverOrClient' | 'thirdParty' | 'admin' | 'pageToken';
+export type Auth = 'publishable' | 'client' | 'secret' | 'serverOrClient' | 'thirdParty' | 'admin' | 'pageToken' | 'metrics';
 
 export type AuthCode = 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token';
 
@@ -42,7 +42,14 @@ export interface CredentialKind {
 const OK = 'accepted';
 
 /** Refusals by header name: what an endpoint answers when its header is absent from a credential. */
-const noKey = { publishable: 'missing_key', client: 'missing_key', secret: 'missing_key', serverOrClient: 'missing_key', thirdParty: 'missing_key' } as const;
+const noKey = {
+  publishable: 'missing_key',
+  client: 'missing_key',
+  secret: 'missing_key',
+  serverOrClient: 'missing_key',
+  thirdParty: 'missing_key',
+  metrics: 'missing_token',
+} as const;
 
 const pk = (w: GameWorld) => ({ 'Publishable-Key': w.game.publishableKey });
 const token = (w: GameWorld) => ({ 'Anonymous-Authorization': `Bearer ${w.player.token}` });
@@ -74,6 +81,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
       thirdParty: 'invalid_key',
       admin: 'invalid_admin_token',
       pageToken: 'invalid_token',
+      metrics: 'invalid_token',
     },
   },
   {
@@ -81,7 +89,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: 'the admin token',
     owner: 'none',
     headers: () => ADMIN,
-    verdicts: { ...noKey, admin: OK, pageToken: 'missing_token' },
+    verdicts: { ...noKey, admin: OK, pageToken: 'missing_token', metrics: 'invalid_token' },
   },
   {
     key: 'thirdParty',

@@ -239,6 +239,14 @@ export const MATRIX_ROWS: MatrixRow[] = [
     accepted: { admin: ok(200) },
   },
   {
+    operation: 'GET /metrics',
+    note: 'no credential kind holds the metrics token',
+    auth: 'metrics',
+    method: 'get',
+    path: () => '/metrics',
+    accepted: {},
+  },
+  {
     operation: 'GET /leaderboards/{leaderboard_id}/entries',
     note: 'the web page, token in ?token=',
     auth: 'pageToken',

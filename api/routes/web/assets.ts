@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import { NotFoundError } from '../../../engine/errors.js';
 import { projectRoot } from '../../../engine/paths.js';
+import { cachePublicly } from '../../middleware/no-store.js';
 
 interface Asset {
   body: Buffer;
@@ -45,7 +46,7 @@ export class Assets {
       if (!asset) return next(new NotFoundError('not_found', `No web asset is named '${String(req.params.file)}'.`));
       res.setHeader('Content-Type', asset.type);
       res.setHeader('ETag', asset.etag);
-      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      cachePublicly(res, 'public, max-age=31536000, immutable');
       if (req.fresh) return res.status(304).end();
       res.send(asset.body);
     };

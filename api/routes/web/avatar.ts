@@ -5,6 +5,7 @@ import Joi from 'joi';
 import { LRUCache } from 'lru-cache';
 import type { Engine } from '../../../engine/engine.js';
 import { NotFoundError } from '../../../engine/errors.js';
+import { cachePublicly } from '../../middleware/no-store.js';
 import { validate } from '../../middleware/validate.js';
 
 const sizeQuery = Joi.object({
@@ -21,13 +22,25 @@ const sizeQuery = Joi.object({
     }),
 }).unknown(true);
 
+/**
+ * The sizes avatars are drawn at. A requested size snaps to the nearest (the larger of two equally
+ * near, for a crisper image), so asking for every size from 16 to 512 draws no more than 11 images
+ * per player, and a flood of distinct sizes costs about what one size does.
+ */
+export const AVATAR_SIZES = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
+
+export function snapAvatarSize(size: number): number {
+  return AVATAR_SIZES.reduce((best, candidate) => (Math.abs(candidate - size) <= Math.abs(best - size) ? candidate : best));
+}
+
 // Generated ids are at most 16 characters; anything far longer is unknown without asking PostgreSQL.
 const LONGEST_ID = 64;
 
 /**
  * Endpoint 6: a player's identicon. Drawing one takes a few milliseconds, and a leaderboard page
- * asks for dozens at once, so drawn images are kept (bounded by bytes). The image never changes
- * for an id and size, so browsers may keep it long and revalidate with the content-hash ETag.
+ * asks for dozens at once, so drawn images are kept (bounded by bytes), one per player and drawn
+ * size. The image never changes for an id and size, so browsers may keep it long and revalidate
+ * with the content-hash ETag.
  */
 export function avatarRoute(engine: Engine): RequestHandler[] {
   const drawn = new LRUCache<string, { png: Buffer; etag: string }>({
@@ -37,7 +50,7 @@ export function avatarRoute(engine: Engine): RequestHandler[] {
 
   const handle: RequestHandler = async (req, res) => {
     const playerId = String(req.params.player_id);
-    const size: number = res.locals.query.size;
+    const size = snapAvatarSize(res.locals.query.size);
     // PostgreSQL refuses NUL in text: such an id cannot be anyone's, so it is not looked up.
     const lookUp = playerId.length <= LONGEST_ID && !playerId.includes('\u0000');
     const player = lookUp ? await engine.players.find(playerId) : undefined;
@@ -52,7 +65,7 @@ export function avatarRoute(engine: Engine): RequestHandler[] {
     }
     res.setHeader('Content-Type', 'image/png');
     res.setHeader('ETag', image.etag);
-    res.setHeader('Cache-Control', 'public, max-age=604800');
+    cachePublicly(res, 'public, max-age=604800');
     // Game clients on other origins show these images too; helmet's default would forbid that.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     if (req.fresh) return res.status(304).end();

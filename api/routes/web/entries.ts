@@ -41,7 +41,6 @@ export function entriesRoute(engine: Engine): RequestHandler[] {
   const handle: RequestHandler = async (_req, res) => {
     const { params, query, viewer } = res.locals;
     const { leaderboard, view, total, rows } = await readRows(engine, viewer, params.leaderboard_id, query.view, query.offset, query.limit);
-    res.setHeader('Cache-Control', 'no-store');
     res.json({
       leaderboard_id: leaderboard.id,
       view,

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import { RateLimitedError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
 import { statusOf, toAppError } from '../../middleware/errors.js';
 import type { Assets } from './assets.js';
@@ -13,6 +14,10 @@ const PAGES: Record<number, { title: string; message: string }> = {
   404: {
     title: 'Leaderboard not found',
     message: 'This leaderboard does not exist (or no longer exists) in this game.',
+  },
+  429: {
+    title: 'Too many requests',
+    message: 'This leaderboard was opened too often from your network in the last minute. Please wait a moment and try again.',
   },
   503: {
     title: 'Back in a moment',
@@ -35,6 +40,7 @@ export function htmlErrors(assets: Assets, logger: Logger): ErrorRequestHandler 
     const status = error instanceof URIError || code === 400 ? 404 : PAGES[code] ? code : 500;
     if (status >= 500) logger.error({ err: error, reqId: res.locals.requestId }, 'web page failed');
     if (res.headersSent) return;
+    if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (status === 503) res.setHeader('Retry-After', '1');
     const { title, message } = PAGES[status]!;
     const close = hidesCloseButton(req.query.hideCloseButton) ? null : closeHref(req.originalUrl);
