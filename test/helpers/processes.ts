@@ -23,7 +23,16 @@ export async function freePort(): Promise<number> {
 }
 
 export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(projectRoot, 'dist', entry, 'main.js')], {
+  return spawnScript(path.join(projectRoot, 'dist', entry, 'main.js'), env);
+}
+
+/** `npm start`'s launcher (API and worker as its children), on a free port, without waiting for it. */
+export async function spawnLauncher(env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess & { exited: Promise<number | null> }> {
+  return spawnScript(path.join(projectRoot, 'dist', 'scripts', 'start.js'), { PORT: String(await freePort()), ...env });
+}
+
+function spawnScript(script: string, env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--enable-source-maps', script], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
