@@ -77,8 +77,8 @@ async function main(): Promise<void> {
     });
   };
 
-  process.on('SIGINT', stopAll);
-  process.on('SIGTERM', stopAll);
+  // SIGHUP too (the terminal closed): in their own process group, the children would not get it.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stopAll);
   for (const role of selected as Role[]) start(role, new RestartPolicy());
   await stopped;
 }
