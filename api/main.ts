@@ -5,6 +5,7 @@ import { ensureDatabase, migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
 import { ensureDemoGame } from '../engine/games/demo-game.js';
 import { createLogger, type Logger } from '../engine/logger.js';
+import { RestartPolicy } from '../engine/restart-policy.js';
 import { createApp } from './app.js';
 import { createHttpServer } from './server.js';
 
@@ -60,18 +61,33 @@ function printDemo(
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+/**
+ * Keeps WEB_CONCURRENCY API processes running: one that dies is replaced after a pause
+ * (RestartPolicy); when they keep crashing, the primary stops the rest and exits 1, so whatever
+ * supervises it (npm start, systemd, the orchestrator) sees the failure.
+ */
 function forkServers(config: Readonly<Config>, logger: Logger): void {
+  const policy = new RestartPolicy();
   let stopping = false;
   for (let i = 0; i < config.webConcurrency; i += 1) cluster.fork();
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    logger.error({ pid: worker.process.pid, code, signal }, 'API process exited; starting another');
-    cluster.fork();
-  });
   const stop = () => {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
   };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    const pause = policy.afterCrash();
+    if (pause === undefined) {
+      logger.error({ pid: worker.process.pid, code, signal }, `API process exited, ${RestartPolicy.limit}: giving up`);
+      process.exitCode = 1;
+      stop();
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code, signal, restartInMs: pause }, 'API process exited; starting another');
+    setTimeout(() => {
+      if (!stopping) cluster.fork();
+    }, pause);
+  });
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

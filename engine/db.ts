@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
+import { ConflictError } from './errors.js';
 import { sqlDir } from './paths.js';
 import type { Logger } from './logger.js';
 
@@ -7,6 +9,43 @@ import type { Logger } from './logger.js';
 pg.types.setTypeParser(20, (value) => Number(value));
 
 export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+// SQLSTATEs of a transaction PostgreSQL aborted only because of a concurrent one: deadlock detected,
+// serialization failure. Running it again is the documented remedy.
+const RETRIED_SQLSTATES = new Set(['40P01', '40001']);
+const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Runs `work` in one transaction on one pooled connection; every query of it goes through the
+ * client it is given. A transaction PostgreSQL aborts as a deadlock or serialization failure is run
+ * again from the start, after a short random pause so the two do not meet again at once; if that
+ * keeps happening the caller gets a ConflictError (409), never an internal error. Since `work` may
+ * run more than once, what it does outside PostgreSQL must be safe to repeat.
+ */
+export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !RETRIED_SQLSTATES.has(code)) throw error;
+      if (attempt === TRANSACTION_ATTEMPTS) {
+        throw new ConflictError('A concurrent change to the same data got in the way; retry the request.');
+      }
+    } finally {
+      // A connection that could not even roll back is discarded rather than reused.
+      client.release(broken);
+    }
+    await sleep(Math.random() * 20 * attempt);
+  }
+}
 
 /**
  * PostgreSQL text cannot hold U+0000 (a query carrying it fails), so no stored row has an id with

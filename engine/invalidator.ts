@@ -10,11 +10,14 @@ export type Invalidation =
 
 /**
  * Tells every API process that cached credentials or metadata changed. A change is applied in the
- * calling process at once and published on Redis for the others; a process whose subscription
- * dropped drops all its caches when it comes back, since it may have missed a message.
+ * calling process at once and published on Redis for the others. A process whose subscription
+ * drops may miss messages: it drops all its caches when the connection closes and again when the
+ * subscription is back, and `listening` tells caches that must be exact not to keep anything between.
  */
 export class Invalidator {
   private readonly listeners = new Set<(change: Invalidation) => void>();
+  /** True while the subscription is up, so every change announced meanwhile arrives. */
+  listening = false;
 
   constructor(
     private readonly publisher: RedisClient,
@@ -29,18 +32,26 @@ export class Invalidator {
   /** Subscribes with its own connection (a subscribed connection can run no other command). */
   async listen(subscriber: RedisClient): Promise<void> {
     let connectedBefore = false;
+    // ioredis has already sent the SUBSCRIBE again when 'ready' is emitted.
     subscriber.on('ready', () => {
       if (connectedBefore) {
         this.logger.warn('invalidation subscription restored; dropping all caches');
         this.dispatch({ kind: 'all' });
       }
       connectedBefore = true;
+      this.listening = true;
+    });
+    subscriber.on('close', () => {
+      if (!this.listening) return;
+      this.listening = false;
+      this.dispatch({ kind: 'all' });
     });
     // On a cluster, losing the node that held the subscription (a failover) may lose messages too.
     subscriber.on('-node', () => this.dispatch({ kind: 'all' }));
     subscriber.on('message', (_channel: string, message: string) => this.dispatch(decode(message)));
     await subscriber.subscribe(this.channel);
     connectedBefore = true;
+    this.listening = true;
   }
 
   keysChanged = () => this.announce({ kind: 'keys' });

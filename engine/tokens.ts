@@ -11,6 +11,9 @@ export interface TokenClaims {
   issuedAt: number;
 }
 
+// How far a token's iat may lie ahead of this server's clock (servers' clocks differ a little).
+const MAX_CLOCK_SKEW_SECONDS = 60;
+
 export class TokenCodec {
   // Prepared once: every game client request verifies a token, and importing the key is a third of an HMAC.
   private readonly key: KeyObject;
@@ -54,6 +57,10 @@ export class TokenCodec {
     }
     if (this.ttlSeconds !== undefined && iat + this.ttlSeconds < now / 1000) {
       throw new AuthenticationError('invalid_token', 'The anonymous token has expired; sign up again.');
+    }
+    // A token from the future would outlive the lifetime; this service never issues one.
+    if (this.ttlSeconds !== undefined && iat > now / 1000 + MAX_CLOCK_SKEW_SECONDS) {
+      throw new AuthenticationError('invalid_token', 'The anonymous token was issued in the future; sign up again.');
     }
     return { playerId: user_id, gameId: game_id, issuedAt: iat };
   }

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../engine/paths.js';
@@ -40,7 +40,7 @@ async function findOrStartRedis(forcePrivate: boolean, log: (line: string) => vo
   ensurePackages('redis-server', ['redis-server'], log);
   const dir = path.join(DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
-  log(`Starting a private Redis on port ${PRIVATE_REDIS_PORT} (data in ${dir}, AOF everysec)`);
+  log(`Starting a private Redis on port ${PRIVATE_REDIS_PORT} (data in ${dir}, AOF everysec; it keeps running until npm run services:stop)`);
   execFileSync('redis-server', [
     '--port', String(PRIVATE_REDIS_PORT), '--bind', '127.0.0.1', '--dir', dir,
     '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',
@@ -77,7 +77,7 @@ async function findOrStartPostgres(forcePrivate: boolean, log: (line: string) =>
     }
     run('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   }
-  log(`Starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT}`);
+  log(`Starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT} (data in ${dir}; it keeps running until npm run services:stop)`);
   run('pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-o', `-p ${PRIVATE_POSTGRES_PORT} -k /tmp -c listen_addresses=127.0.0.1`, '-w', 'start']);
   await waitFor(() => portAnswers(PRIVATE_POSTGRES_PORT), 'the private PostgreSQL');
   return url;
@@ -167,12 +167,46 @@ function privatePostgres(): { asUser: string[]; reachable: boolean; dir: string 
   return { asUser, reachable, dir };
 }
 
-/** Stops the private Redis and PostgreSQL this project started (tests use it to clean up). */
-export function stopPrivateServices(): void {
-  spawnSync('redis-cli', ['-p', String(PRIVATE_REDIS_PORT), 'shutdown', 'nosave']);
+/**
+ * Stops the private Redis and PostgreSQL this checkout started (`npm run services:stop`), found by
+ * the pid files in its data folders: a server it did not start (the system's, another checkout's)
+ * is left alone even when it listens on the same port. Their data stays for the next start.
+ */
+export async function stopPrivateServices(log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
+  await stopPrivateRedis(log);
+  stopPrivatePostgres(log);
+}
+
+async function stopPrivateRedis(log: (line: string) => void): Promise<void> {
+  const pidFile = path.join(DATA_DIR, 'redis', 'redis.pid');
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : NaN;
+  // The pid file outlives a crash, and its number may belong to another process by now.
+  const ours = () => {
+    const command = spawnSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).stdout;
+    return command.includes('redis-server') && command.includes(`:${PRIVATE_REDIS_PORT}`);
+  };
+  if (!Number.isInteger(pid) || !ours()) {
+    log('No private Redis of this checkout is running.');
+    return;
+  }
+  process.kill(pid, 'SIGTERM'); // Redis's clean shutdown: the AOF is flushed, the pid file removed
+  await waitFor(async () => !ours(), 'the private Redis to stop');
+  log(`Stopped the private Redis on port ${PRIVATE_REDIS_PORT} (pid ${pid}).`);
+}
+
+function stopPrivatePostgres(log: (line: string) => void): void {
   const bin = postgresBinDir();
   const { asUser, dir } = privatePostgres();
-  if (!bin || !existsSync(path.join(dir, 'PG_VERSION'))) return;
-  const [file, ...args] = [...asUser, path.join(bin, 'pg_ctl'), '-D', dir, '-m', 'fast', 'stop'];
-  spawnSync(file!, args, { stdio: 'ignore', cwd: '/' });
+  // pg_ctl finds the server by the pid file in its data folder (postmaster.pid) and checks it is alive.
+  const pgCtl = (args: string[]) => {
+    const [file, ...rest] = [...asUser, path.join(bin!, 'pg_ctl'), '-D', dir, ...args];
+    return spawnSync(file!, rest, { encoding: 'utf8', cwd: '/' });
+  };
+  if (!bin || !existsSync(path.join(dir, 'postmaster.pid')) || pgCtl(['status']).status !== 0) {
+    log('No private PostgreSQL of this checkout is running.');
+    return;
+  }
+  const stopped = pgCtl(['-m', 'fast', '-w', 'stop']);
+  if (stopped.status !== 0) throw new Error(`pg_ctl could not stop the private PostgreSQL: ${stopped.stderr.trim()}`);
+  log(`Stopped the private PostgreSQL on port ${PRIVATE_POSTGRES_PORT} (data in ${dir}).`);
 }

@@ -357,7 +357,7 @@ export const openApiDocument = {
         security: [['SecretKey']],
         path: [clanParam],
         ok: { status: 204, description: 'Deleted' },
-        errors: [400, 404],
+        errors: [400, 404, 409],
       }),
     },
     '/api/v1/server/players/{player_id}': {

@@ -25,16 +25,22 @@ const MAX_KEY_LENGTH = 256;
  */
 export class CredentialResolver {
   private readonly cache = new LRUCache<string, CachedCredential>({ max: 50_000 });
+  // Counts invalidations. A lookup in flight while one arrives may have read the key before its
+  // revocation committed: it still answers its own request, but must not be cached, or the revoked
+  // key would live on in this process for KNOWN_TTL_MS.
+  private generation = 0;
 
   constructor(
     private readonly games: GameStore,
     private readonly thirdPartyKeys: ThirdPartyKeyStore,
     private readonly tokens: TokenCodec,
     private readonly adminToken: string,
-    invalidator: Invalidator,
+    private readonly invalidator: Invalidator,
   ) {
     invalidator.onChange((change) => {
-      if (change.kind === 'keys' || change.kind === 'all') this.cache.clear();
+      if (change.kind !== 'keys' && change.kind !== 'all') return;
+      this.generation += 1;
+      this.cache.clear();
     });
   }
 
@@ -102,8 +108,12 @@ export class CredentialResolver {
     const cacheKey = `${kind}:${value}`;
     let entry = this.cache.get(cacheKey);
     if (!entry) {
+      const generation = this.generation;
       entry = await load(value);
-      this.cache.set(cacheKey, entry, { ttl: entry.game ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
+      // While the subscription is down, announcements may be missed: then nothing is kept at all.
+      if (generation === this.generation && this.invalidator.listening) {
+        this.cache.set(cacheKey, entry, { ttl: entry.game ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
+      }
     }
     if (!entry.game) throw new AuthenticationError('invalid_key', `The ${header} is not valid.`);
     return entry as { game: Game; keyId?: string };

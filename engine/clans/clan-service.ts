@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { AliasStore } from '../players/alias-store.js';
-import { storable, type Pool } from '../db.js';
+import { storable, withTransaction, type Pool } from '../db.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Player } from '../players/player-store.js';
@@ -67,12 +67,13 @@ export class ClanService {
     return result;
   }
 
-  /** Members become clanless, and every clan leaderboard drops the clan's total. */
+  /**
+   * Members become clanless, and every clan leaderboard drops the clan's total. The Redis steps are
+   * safe to repeat should the transaction run again: they set memberships and recount the total.
+   */
   async delete(gameId: string, clanId: string): Promise<void> {
     const boards = await this.leaderboards.clanBoards(gameId);
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    const formerMembers = await withTransaction(this.pool, async (client) => {
       const locked = await client.query('SELECT 1 FROM clans WHERE game_id = $1 AND clan_id = $2 FOR UPDATE', [gameId, clanId]);
       if (locked.rowCount === 0) throw new NotFoundError('clan_not_found', `This game has no clan '${clanId}'.`);
       const { rows } = await client.query<{ id: string }>(
@@ -84,20 +85,16 @@ export class ClanService {
         await this.rankings.reconcileClan(board, clanId, []); // drops whatever drift left of its total
       }
       await client.query('DELETE FROM clans WHERE game_id = $1 AND clan_id = $2', [gameId, clanId]);
-      await client.query('COMMIT');
-      for (const row of rows) await this.invalidator.playerChanged(row.id);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return rows.map((row) => row.id);
+    });
+    for (const playerId of formerMembers) await this.invalidator.playerChanged(playerId);
     await this.invalidator.clansChanged();
   }
 
   /**
    * The game server's player update: display name, clan membership (moving best scores between
-   * clan totals at once) and aliases, in one transaction.
+   * clan totals at once) and aliases, in one transaction (run again whole if PostgreSQL aborts it as
+   * a deadlock: the Redis step comes last and sets memberships, so repeating it is harmless).
    * Atomic per clan leaderboard (one setClans script in its slot; a report racing it reads the
    * membership inside its own script, so it credits exactly one clan). Not atomic across
    * leaderboards: the player's row lock serialises updates of one player, so every board applies
@@ -107,10 +104,7 @@ export class ClanService {
   async updatePlayer(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ player: Player; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     const boards = changes.clanId !== undefined ? await this.leaderboards.clanBoards(gameId) : [];
-    const client = await this.pool.connect();
-    let player: Player;
-    try {
-      await client.query('BEGIN');
+    const player = await withTransaction(this.pool, async (client): Promise<Player> => {
       const { rows } = await client.query<{ clan_id: string | null }>(
         'SELECT clan_id FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
         [playerId, gameId],
@@ -127,20 +121,15 @@ export class ClanService {
         [playerId, gameId, changes.displayName ?? null, changes.clanId !== undefined, changes.clanId ?? null],
       );
       const row = updated.rows[0]!;
-      player = { id: row.id, gameId: row.game_id, displayName: row.display_name, clanId: row.clan_id };
+      const changed: Player = { id: row.id, gameId: row.game_id, displayName: row.display_name, clanId: row.clan_id };
       if (changes.aliases && !(await this.aliases.set(client, gameId, playerId, changes.aliases))) {
         throw new ConflictError('One of these aliases already belongs to another player of this game.', 'already_exists');
       }
-      if (changes.clanId !== undefined && rows[0].clan_id !== player.clanId) {
-        for (const board of boards) await this.rankings.setClans(board, [[playerId, player.clanId]]);
+      if (changes.clanId !== undefined && rows[0].clan_id !== changed.clanId) {
+        for (const board of boards) await this.rankings.setClans(board, [[playerId, changed.clanId]]);
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return changed;
+    });
     await this.players.changed(player);
     if (changes.clanId !== undefined) await this.invalidator.clansChanged();
     return { player, aliases: await this.aliases.of(playerId) };

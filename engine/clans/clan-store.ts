@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient } from '../db.js';
 
 export interface Clan {
   gameId: string;

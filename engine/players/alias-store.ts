@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient } from '../db.js';
 
 /** Aliases: a player's ids in outside systems, one per alias type; an alias belongs to one player. */
 export class AliasStore {
@@ -20,9 +20,15 @@ export class AliasStore {
     return rows[0]?.player_id;
   }
 
-  /** Sets (or with null removes) aliases inside the caller's transaction; false when one is taken. */
+  /**
+   * Sets (or with null removes) aliases inside the caller's transaction; false when one is taken.
+   * Claimed in alias-type order, whatever the order of the request's keys: two players claiming the
+   * same aliases then meet at the first one, where one waits for the other (and finds it taken)
+   * instead of each holding one the other needs (a deadlock).
+   */
   async set(client: PoolClient, gameId: string, playerId: string, aliases: Record<string, string | null>): Promise<boolean> {
-    for (const [type, id] of Object.entries(aliases)) {
+    const inTypeOrder = Object.entries(aliases).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [type, id] of inTypeOrder) {
       await client.query('DELETE FROM player_aliases WHERE player_id = $1 AND alias_type = $2', [playerId, type]);
       if (id === null) continue;
       const inserted = await client.query(

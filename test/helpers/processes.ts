@@ -25,7 +25,16 @@ export async function freePort(): Promise<number> {
 
 export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
   // With the launcher's node flags (the API's capped heap): a test sees the memory limits production has.
-  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags(entry), path.join(projectRoot, 'dist', entry, 'main.js')], {
+  return spawnScript(path.join(projectRoot, 'dist', entry, 'main.js'), env, nodeFlags(entry));
+}
+
+/** `npm start`'s launcher (API and worker as its children), on a free port, without waiting for it. */
+export async function spawnLauncher(env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess & { exited: Promise<number | null> }> {
+  return spawnScript(path.join(projectRoot, 'dist', 'scripts', 'start.js'), { PORT: String(await freePort()), ...env });
+}
+
+function spawnScript(script: string, env: NodeJS.ProcessEnv, flags: string[] = []): ServiceProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...flags, script], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,13 +2,15 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 /**
  * A TCP proxy in front of a real server, so a test can make PostgreSQL or Redis unreachable for a
- * while (drop every connection, refuse new ones) and bring it back.
+ * while (drop every connection, refuse new ones) and bring it back, or slow its answers down.
  */
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private blocked = false;
   port = 0;
+  /** Delay added to everything the server sends back (a distant or busy server), in order. */
+  latencyMs = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -24,7 +26,12 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.latencyMs === 0) client.write(chunk);
+        // Timers of equal delay fire in the order they were set, so the stream stays in order.
+        else setTimeout(() => client.write(chunk), this.latencyMs);
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });

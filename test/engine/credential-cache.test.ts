@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { CredentialResolver } from '../../engine/auth/credential-resolver.js';
+import { ThirdPartyKeyStore } from '../../engine/auth/third-party-key-store.js';
+import { Invalidator } from '../../engine/invalidator.js';
+import { invalidationChannel } from '../../engine/keys.js';
+import { createLogger } from '../../engine/logger.js';
+import { TokenCodec } from '../../engine/tokens.js';
+import { api, testEngine } from '../helpers/context.js';
+import { createGame } from '../helpers/fixtures.js';
+
+/**
+ * A process whose invalidation subscription drops misses what is announced until it is back (Redis
+ * may be restarting, or may have cut the connection): its credential cache must not outlive that.
+ */
+describe('the credential cache when the invalidation subscription drops', () => {
+  let subscriber: Redis;
+
+  afterEach(() => subscriber?.disconnect());
+
+  it('when a key is revoked while the subscription is down, then it is refused within 1 s all the same', async () => {
+    const engine = testEngine();
+    const game = await createGame();
+    const key = (await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'bot' }).expect(201)).body;
+    // This process's subscription comes back only after 3 s.
+    subscriber = new Redis(engine.config.redisUrl, { retryStrategy: () => 3000 });
+    const subscriberId = await subscriber.client('ID');
+    const invalidator = new Invalidator(engine.redis, invalidationChannel(engine.config.redisKeyPrefix), createLogger('silent'));
+    await invalidator.listen(subscriber);
+    const resolver = new CredentialResolver(engine.gameStore, new ThirdPartyKeyStore(engine.pool), new TokenCodec('a-token-secret-0123456789'), 'an-admin-token-0123456789', invalidator);
+    expect((await resolver.thirdParty(key.api_key)).keyId).to.equal(key.key_id); // now cached
+
+    await engine.redis.client('KILL', 'ID', String(subscriberId));
+    await api().delete(`/api/v1/server/third_party_keys/${key.key_id}`).set('Secret-Key', game.secretKey).expect(204);
+    const revokedAt = Date.now();
+
+    let outcome = 'accepted';
+    while (outcome === 'accepted' && Date.now() - revokedAt <= 1000) {
+      outcome = await resolver.thirdParty(key.api_key).then(() => 'accepted', (error: { code?: string }) => error.code ?? 'error');
+      if (outcome === 'accepted') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(outcome).to.equal('invalid_key');
+  });
+});
