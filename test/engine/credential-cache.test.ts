@@ -22,15 +22,20 @@ describe('the credential cache when the invalidation subscription drops', () => 
     const engine = testEngine();
     const game = await createGame();
     const key = (await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'bot' }).expect(201)).body;
-    // This process's subscription comes back only after 3 s.
-    subscriber = new Redis(engine.config.redisUrl, { retryStrategy: () => 3000 });
+    // This process's subscription comes back only after 3 s. On a Redis Cluster it listens on one
+    // node (a PUBLISH reaches every node), and the kill is sent to that node.
+    const node = engine.config.redisClusterNodes?.[0];
+    const url = node ? `redis://${node.host}:${node.port}` : engine.config.redisUrl;
+    subscriber = new Redis(url, { retryStrategy: () => 3000 });
     const subscriberId = await subscriber.client('ID');
     const invalidator = new Invalidator(engine.redis, invalidationChannel(engine.config.redisKeyPrefix), createLogger('silent'));
     await invalidator.listen(subscriber);
     const resolver = new CredentialResolver(engine.gameStore, new ThirdPartyKeyStore(engine.pool), new TokenCodec('a-token-secret-0123456789'), 'an-admin-token-0123456789', invalidator);
     expect((await resolver.thirdParty(key.api_key)).keyId).to.equal(key.key_id); // now cached
 
-    await engine.redis.client('KILL', 'ID', String(subscriberId));
+    const admin = new Redis(url);
+    await admin.client('KILL', 'ID', String(subscriberId));
+    admin.disconnect();
     await api().delete(`/api/v1/server/third_party_keys/${key.key_id}`).set('Secret-Key', game.secretKey).expect(204);
     const revokedAt = Date.now();
 
