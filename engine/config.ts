@@ -89,7 +89,7 @@ const schema = Joi.object({
   TOKEN_SECRET: Joi.string().min(16).max(256),
   TOKEN_TTL_SECONDS: Joi.number().integer().min(1),
   WEB_CONCURRENCY: Joi.number().integer().min(1).max(64).default(1),
-  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
+  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(16),
   WORKER_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9465),
   RECONCILE_INTERVAL_SECONDS: Joi.number().integer().min(1).default(600),
   RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(600),
