@@ -92,30 +92,31 @@ export async function waitForRedis(client: RedisClient, timeoutMs = 10_000): Pro
 }
 
 /**
- * Removes every key under a prefix (the bench and the test suite reset their own this way), on each
- * master of a cluster; one key per UNLINK, since on a cluster node one call's keys must share a slot.
+ * The keys under a prefix, a SCAN batch at a time, with the node that holds them: every master of a
+ * cluster in turn (a cluster node answers only for its own slots).
  */
-export async function unlinkKeysWithPrefix(client: RedisClient, prefix: string): Promise<void> {
+async function* keysWithPrefix(client: RedisClient, prefix: string): AsyncGenerator<{ node: Redis; keys: string[] }> {
   for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
     let cursor = '0';
     do {
       const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
-      if (keys.length > 0) await Promise.all(keys.map((key) => node.unlink(key)));
+      if (keys.length > 0) yield { node, keys };
       cursor = next;
     } while (cursor !== '0');
   }
 }
 
+/**
+ * Removes every key under a prefix (the bench and the test suite reset their own this way); one key
+ * per UNLINK, since on a cluster node one call's keys must share a slot.
+ */
+export async function unlinkKeysWithPrefix(client: RedisClient, prefix: string): Promise<void> {
+  for await (const { node, keys } of keysWithPrefix(client, prefix)) await Promise.all(keys.map((key) => node.unlink(key)));
+}
+
 /** Whether any key under the prefix exists, on any master. */
 export async function hasKeysWithPrefix(client: RedisClient, prefix: string): Promise<boolean> {
-  for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
-      if (keys.length > 0) return true;
-      cursor = next;
-    } while (cursor !== '0');
-  }
+  for await (const _batch of keysWithPrefix(client, prefix)) return true;
   return false;
 }
 

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 
-/** The headers that carry a key or token (CONTRACT section 3's credentials and the admin token). */
+/** The headers that carry a key or token: the four game credentials and the admin token. */
 const CREDENTIAL_HEADERS = ['publishable-key', 'secret-key', 'api-key', 'anonymous-authorization', 'authorization'];
 const VARY = 'Publishable-Key, Secret-Key, Api-Key, Anonymous-Authorization, Authorization';
 

@@ -33,13 +33,11 @@ export class DatasetGuard {
    * dataset's Redis is refused, or with `replaceMismatch` emptied and rebuilt from PostgreSQL.
    */
   async verify({ replaceMismatch }: { replaceMismatch: boolean }): Promise<DatasetState> {
-    const identity = await this.databaseIdentity();
-    const markers = await this.readMarkers();
-    const foreign = markers.find((marker) => marker.value !== null && marker.value !== identity);
-    const present = markers.filter((marker) => marker.value === identity).length;
+    const { identity, markers, foreign, missing } = await this.inspect();
+    const present = markers.length - missing.length;
     let problem: string | undefined;
     if (foreign) {
-      problem = `Redis holds the data of dataset ${foreign.value}, not of this database (${identity})`;
+      problem = `Redis holds the data of dataset ${foreign}, not of this database (${identity})`;
     } else if (present === 0 && (await hasKeysWithPrefix(this.redis, this.prefix))) {
       problem = `Redis holds keys under the prefix '${this.prefix}' but no dataset identity (written by an older version, or by another deployment); this database is ${identity}`;
     }
@@ -48,11 +46,11 @@ export class DatasetGuard {
         throw new DatasetMismatchError(`${problem}. Point REDIS_URL or REDIS_KEY_PREFIX elsewhere, or set REBUILD_ON_DATASET_MISMATCH=1 to empty the prefix and rebuild from PostgreSQL.`);
       }
       await unlinkKeysWithPrefix(this.redis, this.prefix);
-      await this.claim(markers.map((marker) => marker.key), identity);
+      await this.claim(markers, identity);
       return 'replaced';
     }
-    if (present === markers.length) return 'same';
-    await this.claim(markers.filter((marker) => marker.value === null).map((marker) => marker.key), identity);
+    if (missing.length === 0) return 'same';
+    await this.claim(missing, identity);
     return present === 0 ? 'claimed' : 'lost';
   }
 
@@ -62,11 +60,8 @@ export class DatasetGuard {
    * means another deployment took this Redis over: stop serving.
    */
   async detectLoss(): Promise<boolean> {
-    const identity = await this.databaseIdentity();
-    const markers = await this.readMarkers();
-    const foreign = markers.find((marker) => marker.value !== null && marker.value !== identity);
-    if (foreign) throw new DatasetMismatchError(`Redis now holds the data of dataset ${foreign.value}, not of this database (${identity}).`);
-    const missing = markers.filter((marker) => marker.value === null).map((marker) => marker.key);
+    const { identity, foreign, missing } = await this.inspect();
+    if (foreign) throw new DatasetMismatchError(`Redis now holds the data of dataset ${foreign}, not of this database (${identity}).`);
     if (missing.length === 0) return false;
     await this.claim(missing, identity);
     return true;
@@ -94,10 +89,17 @@ export class DatasetGuard {
     return this.identity;
   }
 
-  private async readMarkers(): Promise<{ key: string; value: string | null }[]> {
-    const keys = this.markerKeys();
-    const values = await Promise.all(keys.map((key) => this.redis.get(key)));
-    return keys.map((key, i) => ({ key, value: values[i]! }));
+  /** Every node's marker key, the identity another dataset left on any of them, and the keys without one. */
+  private async inspect(): Promise<{ identity: string; markers: string[]; foreign: string | undefined; missing: string[] }> {
+    const identity = await this.databaseIdentity();
+    const markers = this.markerKeys();
+    const values = await Promise.all(markers.map((key) => this.redis.get(key)));
+    return {
+      identity,
+      markers,
+      foreign: values.find((value) => value !== null && value !== identity) ?? undefined,
+      missing: markers.filter((_, i) => values[i] === null),
+    };
   }
 
   /** One marker key per node: on a cluster, in the lowest slot each master serves. */
