@@ -30,7 +30,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.set('etag', false);
   app.set('trust proxy', engine.config.trustProxy);
   const auth = authenticators(engine.credentials);
-  const limits = rateLimits(engine.redis, engine.config);
+  const limits = rateLimits(engine.rateLimits, engine.config);
 
   app.use(requestContext(engine.logger, metrics));
   app.use(noStoreWhenCredentialed());

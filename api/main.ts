@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import { loadConfigOrExit, type Config } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
-import { ensureDemoGame } from '../engine/games/demo-game.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { RestartPolicy } from '../engine/restart-policy.js';
 import { createApp } from './app.js';
@@ -31,11 +30,11 @@ async function prepare(config: Readonly<Config>, logger: Logger): Promise<void> 
     // A lost or new Redis asked for a rebuild when the engine checked its dataset: serve complete boards.
     await engine.maintenance.rebuild();
     if (config.createDemoGame) {
-      const demo = await ensureDemoGame(engine);
+      const demo = await engine.games.ensureDemo();
       // The first run: show the admin token too, unless it came from the environment.
-      if (demo) printDemo(config, demo, config.adminToken ? undefined : engine.secrets.adminToken.value);
-    } else if (engine.secrets.adminToken.generated) {
-      process.stdout.write(`ADMIN_TOKEN (generated, stored in the database): ${engine.secrets.adminToken.value}\n`);
+      if (demo) printDemo(config, demo, config.adminToken ? undefined : engine.adminToken.value);
+    } else if (engine.adminToken.generated) {
+      process.stdout.write(`ADMIN_TOKEN (generated, stored in the database): ${engine.adminToken.value}\n`);
     }
   } finally {
     await engine.close();

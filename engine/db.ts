@@ -10,6 +10,10 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
+/** What a store runs its SQL on: the pool, or the client of the transaction it takes part in. */
+export type Queryable = pg.Pool | pg.PoolClient;
+/** Runs work in one transaction (withTransaction on the engine's pool): what services get instead of the pool. */
+export type RunInTransaction = <T>(work: (client: PoolClient) => Promise<T>) => Promise<T>;
 
 // SQLSTATEs of a transaction PostgreSQL aborted only because of a concurrent one: deadlock detected,
 // serialization failure. Running it again is the documented remedy.
@@ -44,6 +48,25 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
       client.release(broken);
     }
     await sleep(Math.random() * 20 * attempt);
+  }
+}
+
+export function transactionsOn(pool: Pool): RunInTransaction {
+  return (work) => withTransaction(pool, work);
+}
+
+/**
+ * Runs `work` holding a session-level advisory lock named `name`: processes starting together
+ * take turns at one-off set-up work.
+ */
+export async function withAdvisoryLock<T>(pool: Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => undefined);
+    client.release();
   }
 }
 

@@ -1,127 +1,193 @@
 import type { Config } from './config.js';
-import { createPool, type Pool } from './db.js';
+import { createPool, transactionsOn } from './db.js';
 import { createRedis, redisTarget, waitForRedis, type RedisClient } from './redis.js';
 import { invalidationChannel } from './keys.js';
 import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
 import { TokenCodec } from './tokens.js';
-import { resolveSecret } from './secrets.js';
+import { SystemStore } from './system-store.js';
 import { GameStore } from './games/game-store.js';
 import { GameService } from './games/game-service.js';
 import { ThirdPartyKeyStore } from './auth/third-party-key-store.js';
 import { CredentialResolver } from './auth/credential-resolver.js';
+import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
 import { PlayerStore } from './players/player-store.js';
 import { AliasStore } from './players/alias-store.js';
 import { PlayerService } from './players/player-service.js';
 import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { Rankings } from './ranking/rankings.js';
+import { LiveState } from './ranking/live-state.js';
 import { ScoreService } from './ranking/score-service.js';
-import { PersistenceQueue } from './persistence/persistence-queue.js';
+import { LeaderboardReader } from './ranking/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
 import { ClanService } from './clans/clan-service.js';
-import { LeaderboardReader } from './ranking/leaderboard-reader.js';
-import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
+import { ClanReconciler } from './clans/reconcile.js';
+import { PersistenceQueue } from './persistence/persistence-queue.js';
 import { PersistenceMarks } from './persistence/marks.js';
+import { ScoreStore } from './persistence/score-store.js';
+import { Persister } from './persistence/persister.js';
 import { DatasetGuard } from './persistence/dataset.js';
+import { Rebuild } from './rebuild.js';
 import { Maintenance } from './maintenance.js';
+import { RateLimits } from './rate-limits.js';
 
-/** Everything the API needs, wired once per process. The composition root of the core. */
+/** What the API uses: use-case services only, wired once per process. */
 export interface Engine {
   config: Readonly<Config>;
   logger: Logger;
-  pool: Pool;
-  redis: RedisClient;
-  invalidator: Invalidator;
   credentials: CredentialResolver;
   games: GameService;
-  gameStore: GameStore;
   thirdPartyKeys: ThirdPartyKeyService;
   players: PlayerService;
-  aliases: AliasStore;
   leaderboards: LeaderboardService;
-  leaderboardStore: LeaderboardStore;
-  rankings: Rankings;
   scores: ScoreService;
   reader: LeaderboardReader;
   clans: ClanService;
-  clanStore: ClanStore;
-  persistence: PersistenceQueue;
-  marks: PersistenceMarks;
   maintenance: Maintenance;
-  secrets: { adminToken: { value: string; generated: boolean } };
+  rateLimits: RateLimits;
+  /** The admin token, and whether this service generated it (then main prints it once). */
+  adminToken: { value: string; generated: boolean };
+  close(): Promise<void>;
+}
+
+/** What the persistence worker uses: the job's steps and the maintenance rounds, nothing of the API. */
+export interface PersistenceEngine {
+  config: Readonly<Config>;
+  logger: Logger;
+  persister: Persister;
+  maintenance: Maintenance;
+  /** Called whenever Redis comes back after a drop, or a cluster node leaves (not on the first connection). */
+  onRedisReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
 
 /**
- * Connects to both stores and checks that Redis belongs to this database before anything is read
- * or written (DatasetMismatchError otherwise, unless REBUILD_ON_DATASET_MISMATCH is set).
+ * The live rankings with their persistence marks and queue shards: the report path. The engines
+ * build it once each; the bench's bare rungs build it alone.
  */
-export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
+export function createRankingParts(redis: RedisClient, queueConnection: RedisClient, config: Readonly<Config>) {
+  const queue = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
+  const marks = new PersistenceMarks(redis, config.redisKeyPrefix, queue);
+  return { queue, marks, rankings: new Rankings(redis, config.redisKeyPrefix, marks) };
+}
+
+/**
+ * The part both entry points share: connections, the ranking core, the stores it reads and the
+ * maintenance service. Connects to both stores and checks that Redis belongs to this database
+ * before anything is read or written (DatasetMismatchError otherwise, unless
+ * REBUILD_ON_DATASET_MISMATCH is set).
+ */
+async function createCore(config: Readonly<Config>, logger: Logger) {
   const pool = createPool(config.databaseUrl);
   const target = redisTarget(config);
   const redis = createRedis(target, { role: 'request' });
   const queueConnection = createRedis(target, { role: 'producer' });
-  const subscriber = createRedis(target, { role: 'subscriber' });
-  await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
-  const dataset = new DatasetGuard(redis, pool, config.redisKeyPrefix);
-  const datasetState = await dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }).catch(async (error: unknown) => {
-    subscriber.disconnect();
+  const disconnect = async () => {
     await Promise.allSettled([redis.quit(), queueConnection.quit()]);
     await pool.end();
+  };
+  await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);
+
+  const prefix = config.redisKeyPrefix;
+  const system = new SystemStore(pool);
+  // Checked before anything else touches Redis (the queues write keys of their own on creation).
+  const dataset = new DatasetGuard(redis, system, prefix);
+  const datasetState = await dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }).catch(async (error: unknown) => {
+    await disconnect();
     throw error;
   });
   if (datasetState === 'replaced') logger.warn('Redis held another dataset: its keys under this prefix were removed; rebuilding from PostgreSQL');
   if (datasetState === 'lost') logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
 
-  const adminToken = await resolveSecret(pool, 'admin_token', config.adminToken);
-  const tokenSecret = await resolveSecret(pool, 'token_secret', config.tokenSecret);
+  const stores = {
+    leaderboards: new LeaderboardStore(pool),
+    clans: new ClanStore(pool),
+    players: new PlayerStore(pool),
+    scores: new ScoreStore(pool),
+  };
+  const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
+  const liveState = new LiveState(rankings, stores.players, stores.scores);
+  const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, liveState, logger });
+  const reconciler = new ClanReconciler({ redis, prefix, leaderboards: stores.leaderboards, clans: stores.clans, players: stores.players, rankings });
+  const maintenance = new Maintenance({ redis, system, logger, dataset, marks, queue, rebuild, reconciler });
 
-  const invalidator = new Invalidator(redis, invalidationChannel(config.redisKeyPrefix), logger);
-  await invalidator.listen(subscriber);
-  const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
-  const gameStore = new GameStore(pool);
-  const thirdPartyKeys = new ThirdPartyKeyStore(pool);
-  const players = new PlayerService(new PlayerStore(pool), tokens, invalidator, config.playerCacheSize);
-  const persistence = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
-  const marks = new PersistenceMarks(redis, config.redisKeyPrefix, persistence);
-  const rankings = new Rankings(redis, config.redisKeyPrefix, marks);
-  const leaderboardStore = new LeaderboardStore(pool);
-  const leaderboards = new LeaderboardService(leaderboardStore, rankings, pool, invalidator);
-  const clanStore = new ClanStore(pool);
-  const aliases = new AliasStore(pool);
-  const clans = new ClanService(clanStore, pool, leaderboards, rankings, players, aliases, invalidator);
+  return {
+    pool,
+    redis,
+    target,
+    system,
+    stores,
+    marks,
+    rankings,
+    liveState,
+    maintenance,
+    async close() {
+      await queue.close();
+      await disconnect();
+    },
+  };
+}
 
+export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
+  const core = await createCore(config, logger);
+  const { pool, redis, system, stores, rankings, marks } = core;
+  const subscriber = createRedis(core.target, { role: 'subscriber' });
+  const close = async () => {
+    subscriber.disconnect();
+    await core.close();
+  };
+  try {
+    const adminToken = await system.secret('admin_token', config.adminToken);
+    const tokenSecret = await system.secret('token_secret', config.tokenSecret);
+    const invalidator = new Invalidator(redis, invalidationChannel(config.redisKeyPrefix), logger);
+    await invalidator.listen(subscriber);
+
+    const transact = transactionsOn(pool);
+    const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
+    const gameStore = new GameStore(pool);
+    const keyStore = new ThirdPartyKeyStore(pool);
+    const leaderboards = new LeaderboardService(stores.leaderboards, rankings, core.liveState, invalidator);
+    const players = new PlayerService(
+      { transact, store: stores.players, aliases: new AliasStore(pool), clans: stores.clans, leaderboards, rankings, tokens, invalidator },
+      config.playerCacheSize,
+    );
+    const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator);
+    return {
+      config,
+      logger,
+      credentials: new CredentialResolver(gameStore, keyStore, tokens, adminToken.value, invalidator),
+      games: new GameService(gameStore, leaderboards, invalidator),
+      thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator),
+      players,
+      leaderboards,
+      scores: new ScoreService(leaderboards, players, rankings, marks),
+      reader: new LeaderboardReader(leaderboards, players, clans, rankings),
+      clans,
+      maintenance: core.maintenance,
+      rateLimits: new RateLimits(redis, config.redisKeyPrefix),
+      adminToken,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The worker's engine: no credentials, tokens, secrets, caches or invalidation subscription. */
+export async function createPersistenceEngine(config: Readonly<Config>, logger: Logger): Promise<PersistenceEngine> {
+  const core = await createCore(config, logger);
   return {
     config,
     logger,
-    pool,
-    redis,
-    invalidator,
-    credentials: new CredentialResolver(gameStore, thirdPartyKeys, tokens, adminToken.value, invalidator),
-    games: new GameService(gameStore, invalidator),
-    gameStore,
-    thirdPartyKeys: new ThirdPartyKeyService(thirdPartyKeys, invalidator),
-    players,
-    aliases,
-    leaderboards,
-    leaderboardStore,
-    rankings,
-    scores: new ScoreService(leaderboards, players, rankings, marks),
-    reader: new LeaderboardReader(leaderboards, players, clans, rankings),
-    clans,
-    clanStore,
-    persistence,
-    marks,
-    maintenance: new Maintenance({
-      redis, pool, prefix: config.redisKeyPrefix, logger, dataset, marks, leaderboards, leaderboardStore, clans: clanStore, rankings,
-    }),
-    secrets: { adminToken },
-    async close() {
-      await persistence.close();
-      subscriber.disconnect();
-      await Promise.allSettled([redis.quit(), queueConnection.quit()]);
-      await pool.end();
+    persister: new Persister(core.stores.leaderboards, core.rankings, core.marks, core.stores.scores),
+    maintenance: core.maintenance,
+    onRedisReconnect(listener) {
+      // The core waited for the first 'ready', so every one seen from here is a reconnection.
+      core.redis.on('ready', listener);
+      core.redis.on('-node', listener);
     },
+    close: core.close,
   };
 }

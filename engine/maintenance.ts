@@ -1,14 +1,11 @@
-import type { Pool } from './db.js';
 import type { RedisClient } from './redis.js';
 import type { Logger } from './logger.js';
-import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
-import type { LeaderboardStore } from './leaderboards/leaderboard-store.js';
-import type { ClanStore } from './clans/clan-store.js';
-import type { Rankings } from './ranking/rankings.js';
+import type { SystemStore } from './system-store.js';
 import type { PersistenceMarks } from './persistence/marks.js';
+import type { PersistenceQueue } from './persistence/persistence-queue.js';
 import type { DatasetGuard } from './persistence/dataset.js';
-import { runRequestedRebuild } from './rebuild.js';
-import { reconcileAllClanLeaderboards } from './clans/reconcile.js';
+import type { Rebuild } from './rebuild.js';
+import type { ClanReconciler } from './clans/reconcile.js';
 
 export interface Readiness {
   redis: 'ok' | 'down';
@@ -29,42 +26,45 @@ export class Maintenance {
   constructor(
     private readonly deps: {
       redis: RedisClient;
-      pool: Pool;
-      prefix: string;
+      system: SystemStore;
       logger: Logger;
       dataset: DatasetGuard;
       marks: PersistenceMarks;
-      leaderboards: LeaderboardService;
-      leaderboardStore: LeaderboardStore;
-      clans: ClanStore;
-      rankings: Rankings;
+      queue: PersistenceQueue;
+      rebuild: Rebuild;
+      reconciler: ClanReconciler;
     },
   ) {}
 
   /** For /readyz: both stores answer, and the exact count of changes PostgreSQL has yet to get. */
   async readiness(): Promise<Readiness> {
-    const { redis, pool, marks } = this.deps;
+    const { redis, system, marks } = this.deps;
     const [redisState, postgresState] = await Promise.all([
       withTimeout(redis.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
-      withTimeout(pool.query('SELECT 1'), 1000).then(() => 'ok' as const, () => 'down' as const),
+      withTimeout(system.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
     ]);
     const pendingPersistence = redisState === 'ok' ? await withTimeout(marks.pending(), 2000).catch(() => null) : null;
     return { redis: redisState, postgres: postgresState, pendingPersistence };
   }
 
+  /** Changes accepted but not yet written to PostgreSQL, over every leaderboard (exact). */
   pendingPersistence(): Promise<number> {
     return this.deps.marks.pending();
   }
 
+  /** Persistence jobs by state, over every queue shard. */
+  jobCounts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
+    return this.deps.queue.counts();
+  }
+
   /** Asks for every leaderboard to be merged back from PostgreSQL (done by the next rebuild). */
   requestRebuild(): Promise<void> {
-    return this.deps.dataset.requestRebuild();
+    return this.deps.rebuild.request();
   }
 
   /** Carries out a requested rebuild; undefined when another process is at it. */
   rebuild(): Promise<number | undefined> {
-    const { redis, prefix, leaderboardStore, leaderboards, logger } = this.deps;
-    return runRequestedRebuild({ redis, prefix, store: leaderboardStore, service: leaderboards, logger });
+    return this.deps.rebuild.run();
   }
 
   /**
@@ -82,7 +82,6 @@ export class Maintenance {
 
   /** Recounts every clan leaderboard's totals from its members; the number of repairs. */
   reconcileClans(): Promise<number> {
-    const { redis, pool, clans, rankings, leaderboardStore, prefix } = this.deps;
-    return reconcileAllClanLeaderboards({ redis, pool, clans, rankings, leaderboards: leaderboardStore, prefix });
+    return this.deps.reconciler.reconcileAll();
   }
 }

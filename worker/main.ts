@@ -4,11 +4,10 @@ import { Worker } from 'bullmq';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { loadConfigOrExit } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
-import { createEngine } from '../engine/engine.js';
+import { createPersistenceEngine } from '../engine/engine.js';
 import { queuePrefix } from '../engine/keys.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
-import { ScoreWriter } from '../engine/persistence/score-writer.js';
 import { DatasetMismatchError } from '../engine/persistence/dataset.js';
 import { createRedis, redisTarget } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
@@ -21,18 +20,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel).child({ process: 'worker' });
   await ensureDatabase(config.databaseUrl);
   await migrate(config.databaseUrl, logger);
-  const engine = await createEngine(config, logger);
+  const engine = await createPersistenceEngine(config, logger);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
   const connection = createRedis(redisTarget(config), { role: 'queue' });
-  const processor = createPersistProcessor({
-    leaderboards: engine.leaderboardStore,
-    rankings: engine.rankings,
-    marks: engine.marks,
-    writer: new ScoreWriter(engine.pool),
-    registry,
-  });
+  const processor = createPersistProcessor({ persister: engine.persister, registry });
   // One worker per queue shard, sharing this process's concurrency.
   const perShard = Math.max(1, Math.ceil(config.workerConcurrency / config.persistQueueShards));
   const workers = Array.from(
@@ -63,7 +56,7 @@ async function main(): Promise<void> {
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      for (const [state, n] of Object.entries(await engine.persistence.counts())) this.set({ state }, n);
+      for (const [state, n] of Object.entries(await engine.maintenance.jobCounts())) this.set({ state }, n);
     },
   });
   new Gauge({
@@ -79,13 +72,10 @@ async function main(): Promise<void> {
   // A Redis that restarted (replaying its AOF) or a promoted replica may lack the last writes,
   // persisted ones included: after a reconnection or a cluster node dropping out, merge every
   // persisted best score back (merging never lowers one).
-  // (createEngine waited for the first 'ready', so every one seen here is a reconnection.)
   let mergeEverything = false;
-  const mergeLater = () => {
+  engine.onRedisReconnect(() => {
     mergeEverything = true;
-  };
-  engine.redis.on('ready', mergeLater);
-  engine.redis.on('-node', mergeLater);
+  });
 
   // Every few seconds: rebuild what Redis lost, and re-queue persistence that lost its job.
   let sweeping = false;

@@ -1,11 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { LeaderboardStore } from '../engine/leaderboards/leaderboard-store.js';
-import type { PersistenceMarks } from '../engine/persistence/marks.js';
 import type { PersistJobData } from '../engine/persistence/persistence-queue.js';
-import type { ScoreWriter } from '../engine/persistence/score-writer.js';
-import type { Rankings } from '../engine/ranking/rankings.js';
+import type { Persister } from '../engine/persistence/persister.js';
 
 const PLAYERS_PER_ROUND = 5000;
 const CLANS_PER_ROUND = 1000;
@@ -21,10 +18,7 @@ const SMALL_ROUND = 500;
 const GATHER_MS = 100;
 
 interface Deps {
-  leaderboards: LeaderboardStore;
-  rankings: Rankings;
-  marks: PersistenceMarks;
-  writer: ScoreWriter;
+  persister: Persister;
   registry: Registry;
 }
 
@@ -32,7 +26,7 @@ interface Deps {
  * Persists one leaderboard's pending changes: claim the oldest marks with their current values,
  * upsert them, clear the marks whose values did not move meanwhile, repeat until none are left.
  */
-export function createPersistProcessor({ leaderboards, rankings, marks, writer, registry }: Deps) {
+export function createPersistProcessor({ persister, registry }: Deps) {
   const lag = new Histogram({
     name: 'leaderboard_persistence_lag_seconds',
     help: 'Time from a score change in Redis to its write in PostgreSQL',
@@ -48,27 +42,24 @@ export function createPersistProcessor({ leaderboards, rankings, marks, writer, 
   return async (job: Job<PersistJobData>): Promise<string> => {
     const internalId = job.data?.leaderboard;
     if (!Number.isSafeInteger(internalId)) throw new UnrecoverableError('malformed job: no leaderboard id');
-    const board = await leaderboards.findByInternalId(internalId);
+    const board = await persister.find(internalId);
     if (!board) {
       // Deleted: whatever a report racing the deletion left in Redis goes too, and nothing is written.
-      await rankings.drop({ internalId });
+      await persister.dropLiveState(internalId);
       return 'leaderboard deleted';
     }
     const deadline = Date.now() + ROUND_BUDGET_MS;
     let written = 0;
     for (;;) {
-      const claimed = await marks.claim(board, PLAYERS_PER_ROUND, CLANS_PER_ROUND);
-      const present = claimed.players.filter((player) => player.score !== '');
-      await writer.writeScores(internalId, board.sortOrder, present.map((p) => p.playerId), present.map((p) => p.score));
-      await writer.writeClanTotals(internalId, claimed.clans);
+      const claimed = await persister.claim(board, PLAYERS_PER_ROUND, CLANS_PER_ROUND);
+      written += await persister.write(board, claimed);
       const now = Date.now();
       for (const at of claimed.markedAt) lag.observe(Math.max(0, now - at) / 1000);
-      written += present.length + claimed.clans.length;
 
-      const left = await marks.ack(board, claimed);
+      const left = await persister.ack(board, claimed);
       if (left === 0) break;
       if (Date.now() > deadline) {
-        await marks.requestJobs([internalId]); // the queued flag is still held: continue in a fresh job
+        await persister.continueLater(internalId); // the queued flag is still held: continue in a fresh job
         jobs.inc();
         return `persisted ${written}, continuing`;
       }

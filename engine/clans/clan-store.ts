@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '../db.js';
+import type { Queryable } from '../db.js';
 
 export interface Clan {
   gameId: string;
@@ -33,11 +33,16 @@ const SELECT_WITH_COUNT = `
   FROM clans c`;
 
 export class ClanStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): ClanStore {
+    return new ClanStore(client);
+  }
 
   async findMany(gameId: string, clanIds: string[]): Promise<Clan[]> {
     if (clanIds.length === 0) return [];
-    const { rows } = await this.pool.query<ClanRow>(`${SELECT_WITH_COUNT} WHERE c.game_id = $1 AND c.clan_id = ANY($2::text[])`, [
+    const { rows } = await this.db.query<ClanRow>(`${SELECT_WITH_COUNT} WHERE c.game_id = $1 AND c.clan_id = ANY($2::text[])`, [
       gameId,
       clanIds,
     ]);
@@ -45,13 +50,13 @@ export class ClanStore {
   }
 
   async listIds(gameId: string): Promise<string[]> {
-    const { rows } = await this.pool.query<{ clan_id: string }>('SELECT clan_id FROM clans WHERE game_id = $1 ORDER BY clan_id', [gameId]);
+    const { rows } = await this.db.query<{ clan_id: string }>('SELECT clan_id FROM clans WHERE game_id = $1 ORDER BY clan_id', [gameId]);
     return rows.map((row) => row.clan_id);
   }
 
   /** Creates the clan or renames it; `created` tells which. */
   async upsert(gameId: string, clanId: string, name: string | undefined): Promise<{ clan: Clan; created: boolean }> {
-    const { rows } = await this.pool.query<{ created: boolean }>(
+    const { rows } = await this.db.query<{ created: boolean }>(
       `INSERT INTO clans (game_id, clan_id, name) VALUES ($1, $2, coalesce($3, $2))
        ON CONFLICT (game_id, clan_id) DO UPDATE SET name = coalesce($3, clans.name), updated_at = now()
        RETURNING (xmax = 0) AS created`,
@@ -61,9 +66,25 @@ export class ClanStore {
     return { clan: clan!, created: rows[0]!.created };
   }
 
+  /**
+   * Locks the clan's row until the transaction ends: 'update' to delete it, 'share' to keep it
+   * from being deleted while a member joins. False when the game has no such clan.
+   */
+  async lock(gameId: string, clanId: string, mode: 'update' | 'share'): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `SELECT 1 FROM clans WHERE game_id = $1 AND clan_id = $2 ${mode === 'update' ? 'FOR UPDATE' : 'FOR SHARE'}`,
+      [gameId, clanId],
+    );
+    return rowCount === 1;
+  }
+
+  async delete(gameId: string, clanId: string): Promise<void> {
+    await this.db.query('DELETE FROM clans WHERE game_id = $1 AND clan_id = $2', [gameId, clanId]);
+  }
+
   /** The ids of the clan's members, sorted (a stable order keeps floating-point sums reproducible). */
-  async memberIds(gameId: string, clanId: string, db: Pool | PoolClient = this.pool): Promise<string[]> {
-    const { rows } = await db.query<{ id: string }>(
+  async memberIds(gameId: string, clanId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
       'SELECT id FROM players WHERE game_id = $1 AND clan_id = $2 ORDER BY id COLLATE "C"',
       [gameId, clanId],
     );

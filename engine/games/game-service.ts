@@ -2,17 +2,39 @@ import { NotFoundError } from '../errors.js';
 import { hashKey, newGameId, newPublishableKey, newSecretKey } from '../credentials.js';
 import type { Game, GameStore } from './game-store.js';
 import type { Invalidator } from '../invalidator.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 
 export interface CreatedGame extends Game {
   /** Shown once: only its hash is stored. */
   secretKey: string;
 }
 
+export interface DemoGame {
+  gameId: string;
+  publishableKey: string;
+  secretKey: string;
+  leaderboardId: string;
+}
+
 export class GameService {
   constructor(
     private readonly store: GameStore,
+    private readonly leaderboards: LeaderboardService,
     private readonly invalidator: Invalidator,
   ) {}
+
+  /**
+   * With no games in the database, creates a demo game with one leaderboard so a newcomer can try
+   * every endpoint at once. Processes starting together take turns, so only one makes it.
+   */
+  ensureDemo(): Promise<DemoGame | undefined> {
+    return this.store.exclusively('demo-game', async () => {
+      if ((await this.store.count()) > 0) return undefined;
+      const game = await this.create('Demo game');
+      await this.leaderboards.put(game.id, 'demo', { name: 'Demo leaderboard' });
+      return { gameId: game.id, publishableKey: game.publishableKey, secretKey: game.secretKey, leaderboardId: 'demo' };
+    });
+  }
 
   async create(name: string): Promise<CreatedGame> {
     const secretKey = newSecretKey();

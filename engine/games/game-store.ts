@@ -1,4 +1,4 @@
-import { storable, type Pool } from '../db.js';
+import { storable, withAdvisoryLock, type Pool } from '../db.js';
 
 export interface Game {
   id: string;
@@ -38,6 +38,11 @@ export class GameStore {
   async page(offset: number, limit: number): Promise<Game[]> {
     const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id LIMIT $1 OFFSET $2`, [limit, offset]);
     return rows.map(toGame);
+  }
+
+  /** Runs work while no other process runs work under the same name (one-off set-up at start). */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return withAdvisoryLock(this.pool, `leaderboard:${name}`, work);
   }
 
   async count(): Promise<number> {

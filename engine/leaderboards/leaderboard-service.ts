@@ -1,8 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { clanMemberships } from '../players/player-store.js';
-import type { Pool } from '../db.js';
 import type { Invalidator } from '../invalidator.js';
+import type { LiveState } from '../ranking/live-state.js';
 import type { Rankings } from '../ranking/rankings.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
@@ -24,7 +23,7 @@ export class LeaderboardService {
   constructor(
     private readonly store: LeaderboardStore,
     private readonly rankings: Rankings,
-    private readonly pool: Pool,
+    private readonly liveState: LiveState,
     private readonly invalidator: Invalidator,
   ) {
     invalidator.onChange((change) => {
@@ -66,7 +65,7 @@ export class LeaderboardService {
       const settings = checkBounds({ name: leaderboardId, ...DEFAULTS, ...changes });
       const inserted = await this.store.insert(gameId, leaderboardId, settings);
       if (inserted) {
-        await this.prepareLiveState(inserted);
+        await this.liveState.prepare(inserted);
         await this.invalidator.leaderboardsChanged();
         return { leaderboard: inserted, created: true };
       }
@@ -82,7 +81,7 @@ export class LeaderboardService {
     if (!updated) return this.put(gameId, leaderboardId, changes); // deleted concurrently
     if (settings.type !== existing.type) {
       await this.rankings.drop(updated);
-      await this.prepareLiveState(updated);
+      await this.liveState.prepare(updated);
     }
     await this.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
@@ -102,32 +101,6 @@ export class LeaderboardService {
     await this.store.delete(leaderboard.internalId);
     await this.rankings.drop(leaderboard);
     await this.invalidator.leaderboardsChanged();
-  }
-
-  /**
-   * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
-   * leaderboards) and then every persisted best score, merged without lowering anything reported
-   * since. Used for new leaderboards and by the rebuild (engine/rebuild.ts).
-   * Atomic per chunk (one script, one slot), not as a whole: reports may land between chunks, and
-   * that is safe because every step keeps the better score (ZADD GT/LT) and moves clan totals by
-   * exact differences, the same way a report does.
-   */
-  async prepareLiveState(leaderboard: Leaderboard): Promise<void> {
-    if (leaderboard.type === 'clan') {
-      for await (const page of clanMemberships(this.pool, leaderboard.gameId)) {
-        await this.rankings.setClans(leaderboard, page);
-      }
-    }
-    let after = '';
-    for (;;) {
-      const { rows } = await this.pool.query<{ player_id: string; score: number }>(
-        'SELECT player_id, score FROM scores WHERE leaderboard_id = $1 AND player_id > $2 ORDER BY player_id LIMIT 10000',
-        [leaderboard.internalId, after],
-      );
-      if (rows.length === 0) break;
-      await this.rankings.merge(leaderboard, rows.map((row) => [row.player_id, row.score]));
-      after = rows[rows.length - 1]!.player_id;
-    }
   }
 }
 

@@ -1,8 +1,9 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
-import type { Pool } from '../db.js';
-import { datasetKey, rebuildCursorKey } from '../keys.js';
+import { datasetKey } from '../keys.js';
+import { requestRebuild } from '../rebuild.js';
 import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../redis.js';
+import type { SystemStore } from '../system-store.js';
 
 /** A Redis that holds another database's data (or an older version's, which wrote no identity). */
 export class DatasetMismatchError extends Error {}
@@ -22,7 +23,7 @@ export class DatasetGuard {
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly pool: Pool,
+    private readonly system: SystemStore,
     private readonly prefix: string,
   ) {}
 
@@ -67,13 +68,8 @@ export class DatasetGuard {
     return true;
   }
 
-  /** Asks for every leaderboard to be merged back from PostgreSQL (picked up by the rebuild). */
-  async requestRebuild(): Promise<void> {
-    await this.redis.set(rebuildCursorKey(this.prefix), '0');
-  }
-
   private async claim(keys: string[], identity: string): Promise<void> {
-    await this.requestRebuild();
+    await requestRebuild(this.redis, this.prefix);
     for (const key of keys) {
       if ((await this.redis.set(key, identity, 'NX')) === 'OK') continue;
       const holder = await this.redis.get(key);
@@ -82,10 +78,7 @@ export class DatasetGuard {
   }
 
   private async databaseIdentity(): Promise<string> {
-    if (!this.identity) {
-      const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM dataset_identity');
-      this.identity = rows[0]!.id;
-    }
+    this.identity ??= await this.system.datasetIdentity();
     return this.identity;
   }
 

@@ -1,11 +1,16 @@
-import type { Pool, PoolClient } from '../db.js';
+import type { Queryable } from '../db.js';
 
 /** Aliases: a player's ids in outside systems, one per alias type; an alias belongs to one player. */
 export class AliasStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): AliasStore {
+    return new AliasStore(client);
+  }
 
   async of(playerId: string): Promise<Record<string, string>> {
-    const { rows } = await this.pool.query<{ alias_type: string; alias_id: string }>(
+    const { rows } = await this.db.query<{ alias_type: string; alias_id: string }>(
       'SELECT alias_type, alias_id FROM player_aliases WHERE player_id = $1 ORDER BY alias_type',
       [playerId],
     );
@@ -13,7 +18,7 @@ export class AliasStore {
   }
 
   async findPlayer(gameId: string, aliasType: string, aliasId: string): Promise<string | undefined> {
-    const { rows } = await this.pool.query<{ player_id: string }>(
+    const { rows } = await this.db.query<{ player_id: string }>(
       'SELECT player_id FROM player_aliases WHERE game_id = $1 AND alias_type = $2 AND alias_id = $3',
       [gameId, aliasType, aliasId],
     );
@@ -21,17 +26,17 @@ export class AliasStore {
   }
 
   /**
-   * Sets (or with null removes) aliases inside the caller's transaction; false when one is taken.
-   * Claimed in alias-type order, whatever the order of the request's keys: two players claiming the
-   * same aliases then meet at the first one, where one waits for the other (and finds it taken)
-   * instead of each holding one the other needs (a deadlock).
+   * Sets (or with null removes) aliases; false when one is taken. Run inside the transaction that
+   * locked the player (`in(client)`). Claimed in alias-type order, whatever the order of the
+   * request's keys: two players claiming the same aliases then meet at the first one, where one
+   * waits for the other (and finds it taken) instead of each holding one the other needs (a deadlock).
    */
-  async set(client: PoolClient, gameId: string, playerId: string, aliases: Record<string, string | null>): Promise<boolean> {
+  async set(gameId: string, playerId: string, aliases: Record<string, string | null>): Promise<boolean> {
     const inTypeOrder = Object.entries(aliases).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [type, id] of inTypeOrder) {
-      await client.query('DELETE FROM player_aliases WHERE player_id = $1 AND alias_type = $2', [playerId, type]);
+      await this.db.query('DELETE FROM player_aliases WHERE player_id = $1 AND alias_type = $2', [playerId, type]);
       if (id === null) continue;
-      const inserted = await client.query(
+      const inserted = await this.db.query(
         `INSERT INTO player_aliases (game_id, alias_type, alias_id, player_id) VALUES ($1, $2, $3, $4)
          ON CONFLICT (game_id, alias_type, alias_id) DO NOTHING`,
         [gameId, type, id, playerId],

@@ -1,10 +1,15 @@
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import { NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { newPlayerId } from '../credentials.js';
+import { storable, type RunInTransaction } from '../db.js';
 import { generatedDisplayName } from './display-names.js';
+import type { AliasStore } from './alias-store.js';
 import type { Player, PlayerStore } from './player-store.js';
+import type { ClanStore } from '../clans/clan-store.js';
 import type { Invalidator } from '../invalidator.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { Rankings } from '../ranking/rankings.js';
 import type { TokenCodec } from '../tokens.js';
 
 export interface PlayerProfile {
@@ -12,6 +17,14 @@ export interface PlayerProfile {
   gameId: string;
   displayName: string;
   clanId: string | null;
+}
+
+export interface PlayerChanges {
+  displayName?: string;
+  /** null leaves the clan. */
+  clanId?: string | null;
+  /** Alias type -> alias id; null removes the alias of that type. */
+  aliases?: Record<string, string | null>;
 }
 
 /**
@@ -26,18 +39,26 @@ export class PlayerService {
   // a primary-key lookup).
   private readonly misses = new DataLoader<string, Player | null>(
     async (ids) => {
-      const found = new Map((await this.store.findMany([...ids])).map((player) => [player.id, player]));
+      const found = new Map((await this.deps.store.findMany([...ids])).map((player) => [player.id, player]));
       return ids.map((id) => found.get(id) ?? null);
     },
     { cache: false, batchScheduleFn: (load) => setImmediate(load), maxBatchSize: 1000 },
   );
 
   constructor(
-    private readonly store: PlayerStore,
-    private readonly tokens: TokenCodec,
-    private readonly invalidator: Invalidator,
+    private readonly deps: {
+      transact: RunInTransaction;
+      store: PlayerStore;
+      aliases: AliasStore;
+      clans: ClanStore;
+      leaderboards: LeaderboardService;
+      rankings: Rankings;
+      tokens: TokenCodec;
+      invalidator: Invalidator;
+    },
     cacheSize: number,
   ) {
+    const { invalidator } = deps;
     this.cache = new LRUCache({ max: Math.max(cacheSize, 1) });
     invalidator.onChange((change) => {
       if (change.kind === 'player') this.cache.delete(change.playerId);
@@ -48,14 +69,14 @@ export class PlayerService {
   /** The same device in the same game always gets the same player. */
   async signup(gameId: string, deviceId: string | null): Promise<{ player: Player; token: string; created: boolean }> {
     for (;;) {
-      const inserted = await this.store.insert(newPlayerId(), gameId, deviceId).catch((error: { code?: string }) => {
+      const inserted = await this.deps.store.insert(newPlayerId(), gameId, deviceId).catch((error: { code?: string }) => {
         if (error.code === '23505') return null; // the random id was taken: draw another
         throw error;
       });
       if (inserted === null) continue;
-      const player = inserted ?? (deviceId !== null ? await this.store.findByDevice(gameId, deviceId) : undefined);
+      const player = inserted ?? (deviceId !== null ? await this.deps.store.findByDevice(gameId, deviceId) : undefined);
       if (!player) continue; // the device row vanished between the two statements; try again
-      return { player, token: this.tokens.issue(player.id, gameId), created: inserted !== undefined };
+      return { player, token: this.deps.tokens.issue(player.id, gameId), created: inserted !== undefined };
     }
   }
 
@@ -100,15 +121,59 @@ export class PlayerService {
   }
 
   async rename(gameId: string, playerId: string, displayName: string): Promise<PlayerProfile> {
-    const player = await this.store.setDisplayName(gameId, playerId, displayName);
+    const player = await this.deps.store.setDisplayName(gameId, playerId, displayName);
     if (!player) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     await this.changed(player);
     return profile(player);
   }
 
-  /** Records a change made elsewhere (clan membership) in this cache and every other process's. */
+  /**
+   * The game server's player update: display name, clan membership (moving best scores between
+   * clan totals at once) and aliases, in one transaction (run again whole if PostgreSQL aborts it as
+   * a deadlock: the Redis step comes last and sets memberships, so repeating it is harmless).
+   * Atomic per clan leaderboard (one setClans script in its slot; a report racing it reads the
+   * membership inside its own script, so it credits exactly one clan). Not atomic across
+   * leaderboards: the player's row lock serialises updates of one player, so every board applies
+   * them in the same order; a failure in between rolls PostgreSQL back and the scheduled
+   * reconciliation realigns the boards already changed with PostgreSQL's membership.
+   */
+  async update(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ profile: PlayerProfile; aliases: Record<string, string> }> {
+    if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+    const { transact, store, aliases, clans, leaderboards, rankings, invalidator } = this.deps;
+    const boards = changes.clanId !== undefined ? await leaderboards.clanBoards(gameId) : [];
+    const player = await transact(async (client): Promise<Player> => {
+      const locked = await store.in(client).lock(gameId, playerId);
+      if (!locked) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+      if (changes.clanId && !(await clans.in(client).lock(gameId, changes.clanId, 'share'))) {
+        throw new NotFoundError('clan_not_found', `This game has no clan '${changes.clanId}'.`);
+      }
+      const changed = (await store.in(client).update(gameId, playerId, changes))!;
+      if (changes.aliases && !(await aliases.in(client).set(gameId, playerId, changes.aliases))) {
+        throw new ConflictError('One of these aliases already belongs to another player of this game.', 'already_exists');
+      }
+      if (changes.clanId !== undefined && locked.clanId !== changed.clanId) {
+        for (const board of boards) await rankings.setClans(board, [[playerId, changed.clanId]]);
+      }
+      return changed;
+    });
+    await this.changed(player);
+    if (changes.clanId !== undefined) await invalidator.clansChanged();
+    return { profile: profile(player), aliases: await aliases.of(playerId) };
+  }
+
+  /** The player's aliases, alias type -> alias id. */
+  aliasesOf(playerId: string): Promise<Record<string, string>> {
+    return this.deps.aliases.of(playerId);
+  }
+
+  /** The id of the game's player holding the alias, or undefined. */
+  findByAlias(gameId: string, aliasType: string, aliasId: string): Promise<string | undefined> {
+    return this.deps.aliases.findPlayer(gameId, aliasType, aliasId);
+  }
+
+  /** Records a change made elsewhere (a clan deleted under its members) in this cache and every other process's. */
   async changed(player: Player): Promise<void> {
-    await this.invalidator.playerChanged(player.id);
+    await this.deps.invalidator.playerChanged(player.id);
     this.cache.set(player.id, profile(player));
   }
 }

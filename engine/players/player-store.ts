@@ -1,4 +1,4 @@
-import { storable, type Pool } from '../db.js';
+import { storable, type Queryable } from '../db.js';
 
 export interface Player {
   id: string;
@@ -24,11 +24,16 @@ const toPlayer = (row: PlayerRow): Player => ({
 const COLUMNS = 'id, game_id, display_name, clan_id';
 
 export class PlayerStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): PlayerStore {
+    return new PlayerStore(client);
+  }
 
   /** Inserts a player; with a device id already known in the game, returns undefined instead. */
   async insert(id: string, gameId: string, deviceId: string | null): Promise<Player | undefined> {
-    const { rows } = await this.pool.query<PlayerRow>(
+    const { rows } = await this.db.query<PlayerRow>(
       `INSERT INTO players (id, game_id, device_id) VALUES ($1, $2, $3)
        ON CONFLICT (game_id, device_id) DO NOTHING RETURNING ${COLUMNS}`,
       [id, gameId, deviceId],
@@ -37,7 +42,7 @@ export class PlayerStore {
   }
 
   async findByDevice(gameId: string, deviceId: string): Promise<Player | undefined> {
-    const { rows } = await this.pool.query<PlayerRow>(
+    const { rows } = await this.db.query<PlayerRow>(
       `SELECT ${COLUMNS} FROM players WHERE game_id = $1 AND device_id = $2`,
       [gameId, deviceId],
     );
@@ -48,7 +53,7 @@ export class PlayerStore {
     const lookups = ids.filter(storable);
     if (lookups.length === 0) return [];
     // Named, so each pooled connection plans it once: the hottest query of the read paths.
-    const { rows } = await this.pool.query<PlayerRow>({
+    const { rows } = await this.db.query<PlayerRow>({
       name: 'players-find-many',
       text: `SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`,
       values: [lookups],
@@ -59,24 +64,53 @@ export class PlayerStore {
   /** Renames a player of the given game; undefined when the game has no such player. */
   async setDisplayName(gameId: string, id: string, displayName: string): Promise<Player | undefined> {
     if (!storable(id)) return undefined;
-    const { rows } = await this.pool.query<PlayerRow>(
+    const { rows } = await this.db.query<PlayerRow>(
       `UPDATE players SET display_name = $3, updated_at = now() WHERE id = $2 AND game_id = $1 RETURNING ${COLUMNS}`,
       [gameId, id, displayName],
     );
     return rows[0] && toPlayer(rows[0]);
   }
-}
 
-/** Clan memberships of a game, read in pages (a game may have millions of players). */
-export async function* clanMemberships(pool: Pool, gameId: string, pageSize = 5000): AsyncGenerator<[string, string][]> {
-  let after = '';
-  for (;;) {
-    const { rows } = await pool.query<{ id: string; clan_id: string }>(
-      `SELECT id, clan_id FROM players WHERE game_id = $1 AND clan_id IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`,
-      [gameId, after, pageSize],
+  /** Locks the player's row until the transaction ends; its current clan, or undefined when the game has no such player. */
+  async lock(gameId: string, id: string): Promise<{ clanId: string | null } | undefined> {
+    const { rows } = await this.db.query<{ clan_id: string | null }>('SELECT clan_id FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE', [
+      id,
+      gameId,
+    ]);
+    return rows[0] && { clanId: rows[0].clan_id };
+  }
+
+  /** Sets the given fields (a clanId of null leaves the clan; an absent one keeps it). */
+  async update(gameId: string, id: string, changes: { displayName?: string; clanId?: string | null }): Promise<Player | undefined> {
+    const { rows } = await this.db.query<PlayerRow>(
+      `UPDATE players SET display_name = coalesce($3, display_name),
+         clan_id = CASE WHEN $4 THEN $5 ELSE clan_id END, updated_at = now()
+       WHERE id = $1 AND game_id = $2 RETURNING ${COLUMNS}`,
+      [id, gameId, changes.displayName ?? null, changes.clanId !== undefined, changes.clanId ?? null],
     );
-    if (rows.length === 0) return;
-    yield rows.map((row) => [row.id, row.clan_id]);
-    after = rows[rows.length - 1]!.id;
+    return rows[0] && toPlayer(rows[0]);
+  }
+
+  /** Every member of the clan leaves it; their ids. */
+  async leaveClan(gameId: string, clanId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
+      'UPDATE players SET clan_id = NULL, updated_at = now() WHERE game_id = $1 AND clan_id = $2 RETURNING id',
+      [gameId, clanId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Clan memberships of a game, player -> clan, read in pages (a game may have millions of players). */
+  async *clanMemberships(gameId: string, pageSize = 5000): AsyncGenerator<[string, string][]> {
+    let after = '';
+    for (;;) {
+      const { rows } = await this.db.query<{ id: string; clan_id: string }>(
+        `SELECT id, clan_id FROM players WHERE game_id = $1 AND clan_id IS NOT NULL AND id > $2 ORDER BY id LIMIT $3`,
+        [gameId, after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => [row.id, row.clan_id]);
+      after = rows[rows.length - 1]!.id;
+    }
   }
 }

@@ -38,17 +38,11 @@ export class Rankings {
     private readonly marks: PersistenceMarks,
   ) {}
 
-  keys(board: { internalId: number }): LeaderboardKeys {
+  private keys(board: { internalId: number }): LeaderboardKeys {
     return leaderboardKeys(this.prefix, board.internalId);
   }
 
-  /** The hash holding the player's clan membership on a clan leaderboard. */
-  memberKey(board: { internalId: number }, playerId: string): string {
-    return memberKey(this.prefix, board.internalId, playerId);
-  }
-
-  /** Every membership hash of the leaderboard. */
-  allMemberKeys(board: { internalId: number }): string[] {
+  private allMemberKeys(board: { internalId: number }): string[] {
     return allMemberKeys(this.prefix, board.internalId);
   }
 
@@ -125,6 +119,11 @@ export class Rankings {
     await this.redis.unlink(...Object.values(this.keys(board)), ...this.allMemberKeys(board));
   }
 
+  /** Every clan with a total on a clan leaderboard. */
+  rankedClans(board: { internalId: number }): Promise<string[]> {
+    return this.redis.zrange(this.keys(board).clans, '0', '-1');
+  }
+
   /** The live clan memberships of a clan leaderboard, player -> clan id. */
   async memberships(board: { internalId: number }): Promise<Map<string, string>> {
     const clanIds = await this.redis.hgetall(this.keys(board).clanIds);
@@ -140,7 +139,7 @@ export class Rankings {
   /** Key count and keys of the scripts that read or move memberships of the given players. */
   private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
     const keys = clanScriptKeys(this.keys(board));
-    const memberKeys = playerIds.map((player) => this.memberKey(board, player));
+    const memberKeys = playerIds.map((player) => memberKey(this.prefix, board.internalId, player));
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }
 

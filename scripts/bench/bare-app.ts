@@ -1,10 +1,8 @@
 import cluster from 'node:cluster';
 import express from 'express';
 import { loadConfig } from '../../engine/config.js';
+import { createRankingParts } from '../../engine/engine.js';
 import { createRedis } from '../../engine/redis.js';
-import { Rankings } from '../../engine/ranking/rankings.js';
-import { PersistenceQueue } from '../../engine/persistence/persistence-queue.js';
-import { PersistenceMarks } from '../../engine/persistence/marks.js';
 
 /**
  * The ceiling: a bare Express 5 app with one trivial JSON GET and one JSON POST, run with the same
@@ -34,10 +32,9 @@ if (cluster.isPrimary && processes > 1) {
   if (board) {
     // The service's own configuration, so the key prefix and queue shards are the worker's.
     const config = loadConfig(process.env);
-    const redis = createRedis(config.redisUrl, { role: 'request' });
-    const persistence = new PersistenceQueue(createRedis(config.redisUrl, { role: 'queue' }), config.redisKeyPrefix, config.persistQueueShards);
-    const marks = new PersistenceMarks(redis, config.redisKeyPrefix, persistence);
-    const rankings = new Rankings(redis, config.redisKeyPrefix, marks);
+    const { marks, rankings } = createRankingParts(
+      createRedis(config.redisUrl, { role: 'request' }), createRedis(config.redisUrl, { role: 'queue' }), config,
+    );
     const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../../engine/config.js';
 import { ensureDatabase, migrate } from '../../engine/db.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
+import { openBenchParts, type BenchParts } from './engine-parts.js';
 import { createLogger } from '../../engine/logger.js';
 import { projectRoot } from '../../engine/paths.js';
 import { createRedis, waitForRedis } from '../../engine/redis.js';
@@ -47,18 +48,21 @@ async function main(): Promise<void> {
   const setup = await prepareSetup(options.profile);
   const redis = new Redis(setup.redisUrl, { lazyConnect: false });
   let engine: Engine | undefined;
+  let parts: BenchParts | undefined;
   try {
     log(`Resetting ${BENCH_DATABASE} and the bench's Redis keys`);
     await resetBenchData(setup.databaseUrl, redis);
     await ensureDatabase(setup.databaseUrl);
     await migrate(setup.databaseUrl);
     results.machine = await machineInfo(redis, setup);
-    engine = await createEngine(loadConfig(serviceEnv(setup)), createLogger('warn'));
+    const config = loadConfig(serviceEnv(setup));
+    engine = await createEngine(config, createLogger('warn'));
+    parts = await openBenchParts(config);
     await engine.maintenance.rebuild(); // the emptied Redis asked for one; nothing to merge yet
 
     log(`Seeding ${options.players} players (main, clan and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
     const started = Date.now();
-    const seeded = await seed(engine, redis, options.players, options.smallBoard);
+    const seeded = await seed(engine, parts.pool, redis, options.players, options.smallBoard);
     results.seedSeconds = (Date.now() - started) / 1000;
     log(`  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`);
 
@@ -83,24 +87,24 @@ async function main(): Promise<void> {
       }
 
       log('Rank read in Redis: small board vs main board, same players');
-      const small = await rankReadCost(redis, engine, seeded.boards[BOARDS.small]!, options.smallBoard);
-      const large = await rankReadCost(redis, engine, seeded.boards[BOARDS.main]!, options.smallBoard);
+      const small = await rankReadCost(redis, parts, seeded.boards[BOARDS.small]!, options.smallBoard);
+      const large = await rankReadCost(redis, parts, seeded.boards[BOARDS.main]!, options.smallBoard);
       results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
       results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
 
       log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
       results.worker.peakRssMb = peakRssMb(worker);
       await stop(worker);
-      results.worker.backlog = await backlogDrain(engine, seeded.boards[BOARDS.main]!, options.backlog, async () => {
+      results.worker.backlog = await backlogDrain(engine, parts, seeded.boards[BOARDS.main]!, options.backlog, async () => {
         worker = await startWorker(setup, 'worker-backlog');
       });
       results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
 
-      results.memory.individual = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.main]!);
-      results.memory.clan = await memoryPerEntry(redis, engine, seeded.boards[BOARDS.clans]!);
+      results.memory.individual = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.main]!);
+      results.memory.clan = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.clans]!);
 
       log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
-      results.manyBoards = await manyBoardsFigures(setup, options, engine, redis, ctx, worker);
+      results.manyBoards = await manyBoardsFigures(setup, options, engine, parts, redis, ctx, worker);
       log('Avatars: 300 requests of distinct sizes vs the same 300 at one size, 10 players, cold avatar cache');
       const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
       results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
     results.machine.loadAverage.end = os.loadavg()[0]!;
   } finally {
     await stopAll();
+    await parts?.close().catch(() => undefined);
     await engine?.close().catch(() => undefined);
     if (clusterRunning) {
       log('Stopping the test Redis Cluster');
@@ -150,16 +155,19 @@ async function clusterComparison(setup: ServiceSetup, options: BenchOptions, sin
   });
   const client = createRedis({ cluster: seeds }, { role: 'queue' });
   let engine: Engine | undefined;
+  let parts: BenchParts | undefined;
   try {
     await waitForRedis(client, 30_000);
     await dropBenchDatabase(clusterSetup.databaseUrl);
     await ensureDatabase(clusterSetup.databaseUrl);
     await migrate(clusterSetup.databaseUrl);
-    engine = await createEngine(loadConfig(serviceEnv(clusterSetup)), createLogger('warn'));
+    const config = loadConfig(serviceEnv(clusterSetup));
+    engine = await createEngine(config, createLogger('warn'));
+    parts = await openBenchParts(config);
     await engine.maintenance.rebuild();
     log(`Seeding ${options.players} players into PostgreSQL and the Redis Cluster (one key per pipeline, so one slot each)`);
     const started = Date.now();
-    const seeded = await seed(engine, client, options.players, options.smallBoard);
+    const seeded = await seed(engine, parts.pool, client, options.players, options.smallBoard);
     const seedSeconds = (Date.now() - started) / 1000;
     log(`  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`);
     const clusterCtx: ScenarioContext = {
@@ -182,6 +190,7 @@ async function clusterComparison(setup: ServiceSetup, options: BenchOptions, sin
     await stop(singleWorker);
     return { nodes, topology: `3 masters, no replicas, AOF ${appendonly ? 'everysec' : 'off'}`, seedSeconds, rounds };
   } finally {
+    await parts?.close().catch(() => undefined);
     await engine?.close().catch(() => undefined);
     client.disconnect();
     await dropBenchDatabase(clusterSetup.databaseUrl).catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
+import type { BenchParts } from './engine-parts.js';
 import { runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { peakRssMb, sleep, stop, type Started } from './processes.js';
@@ -33,10 +34,10 @@ export interface ManyBoardsFigures {
  * harder; then reports spread over 1,000 of the boards give the worker's lag.
  */
 export async function manyBoardsFigures(
-  setup: ServiceSetup, options: BenchOptions, engine: Engine, redis: Redis, ctx: ScenarioContext, worker: Started,
+  setup: ServiceSetup, options: BenchOptions, engine: Engine, parts: BenchParts, redis: Redis, ctx: ScenarioContext, worker: Started,
 ): Promise<ManyBoardsFigures> {
   const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`)));
-  await engine.pool.query(
+  await parts.pool.query(
     `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order)
      SELECT g.game_id, 'many-' || i, 'Level ' || i, CASE WHEN i % 10 = 0 THEN 'clan' ELSE 'individual' END, 'desc'
      FROM unnest($1::text[]) AS g (game_id), generate_series(0, $2::int - 1) AS i`,

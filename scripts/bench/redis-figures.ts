@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { Engine } from '../../engine/engine.js';
+import { allMemberKeys, leaderboardKeys } from '../../engine/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
+import type { BenchParts } from './engine-parts.js';
 import { randomBelow, playerId } from './fixtures.js';
 
 export interface MemoryFigures {
@@ -13,15 +14,15 @@ export interface MemoryFigures {
  * Bytes per ranked entry: every key the engine keeps for the leaderboard (exact, SAMPLES 0),
  * divided by the number of ranked players. On a clan board that includes the member hashes.
  */
-export async function memoryPerEntry(redis: Redis, engine: Engine, board: Leaderboard): Promise<MemoryFigures> {
-  const keys = engine.rankings.keys(board);
+export async function memoryPerEntry(redis: Redis, parts: BenchParts, board: Leaderboard): Promise<MemoryFigures> {
+  const keys = leaderboardKeys(parts.prefix, board.internalId);
   const usage = async (key: string) => ((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) as number | null) ?? 0;
   const bytes: Record<string, number> = {};
   for (const [name, key] of Object.entries(keys)) {
     const used = await usage(key);
     if (used) bytes[name] = used;
   }
-  const members = (await Promise.all(engine.rankings.allMemberKeys(board).map(usage))).reduce((sum, n) => sum + n, 0);
+  const members = (await Promise.all(allMemberKeys(parts.prefix, board.internalId).map(usage))).reduce((sum, n) => sum + n, 0);
   if (members) bytes.members = members;
   const entries = await redis.zcard(keys.scores);
   const total = Object.values(bytes).reduce((sum, n) => sum + n, 0);
@@ -40,17 +41,17 @@ export interface RankReadCost {
  * The record read's Redis step (Rankings.scoresOf: ZSCORE + ZCOUNT) on random players among the
  * first `players`, so two boards can be compared on exactly the same members.
  */
-export async function rankReadCost(redis: Redis, engine: Engine, board: Leaderboard, players: number, calls = 20_000): Promise<RankReadCost> {
+export async function rankReadCost(redis: Redis, parts: BenchParts, board: Leaderboard, players: number, calls = 20_000): Promise<RankReadCost> {
   const before = await scriptStats(redis);
   const started = process.hrtime.bigint();
   for (let done = 0; done < calls; done += 1000) {
-    await Promise.all(Array.from({ length: 1000 }, () => engine.rankings.scoresOf(board, 'players', [playerId(randomBelow(players))])));
+    await Promise.all(Array.from({ length: 1000 }, () => parts.rankings.scoresOf(board, 'players', [playerId(randomBelow(players))])));
   }
   const wallMicros = Number(process.hrtime.bigint() - started) / 1000 / calls;
   const after = await scriptStats(redis);
   const scriptCalls = after.calls - before.calls;
   return {
-    entries: await redis.zcard(engine.rankings.keys(board).scores),
+    entries: await redis.zcard(leaderboardKeys(parts.prefix, board.internalId).scores),
     serverMicros: scriptCalls > 0 ? (after.usec - before.usec) / scriptCalls : 0,
     wallMicros,
   };

@@ -45,7 +45,7 @@ export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
  * ready marks). Each pipeline writes keys of one leaderboard, which share a hash tag, so on a Redis
  * Cluster (`redis` a Cluster client) it stays in one slot.
  */
-export async function seed(engine: Engine, redis: RedisClient, players: number, smallBoard: number): Promise<SeededGame> {
+export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, players: number, smallBoard: number): Promise<SeededGame> {
   const game = await engine.games.create('bench');
   const boards: Record<string, Leaderboard> = {};
   const definitions: [string, 'individual' | 'clan'][] = [
@@ -77,15 +77,15 @@ export async function seed(engine: Engine, redis: RedisClient, players: number, 
   // Three independent streams of rows, each on its own connection, so PostgreSQL uses every core.
   const postgres = () =>
     Promise.all([
-      bulk(engine.pool, async (client) => {
+      bulk(pool, async (client) => {
         await copy(client, 'clans (game_id, clan_id, name)', clans.length, (i) => `${game.id}\t${clans[i]}\tClan ${clans[i]}\n`);
         await copy(client, 'players (id, game_id, clan_id)', players, (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\n`);
       }),
-      bulk(engine.pool, async (client) => {
+      bulk(pool, async (client) => {
         await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.main, mainScores));
         await copy(client, 'scores (leaderboard_id, player_id, score)', smallBoard, scoreRows(BOARDS.small, smallScores));
       }),
-      bulk(engine.pool, async (client) => {
+      bulk(pool, async (client) => {
         await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.clans, clanBoardScores));
         const clanTotals = [...totals];
         await copy(client, 'clan_scores (leaderboard_id, clan_id, score, version)', clanTotals.length, (i) => {
@@ -94,7 +94,7 @@ export async function seed(engine: Engine, redis: RedisClient, players: number, 
         });
       }),
     ]).then(async () => {
-      await engine.pool.query('ANALYZE players, scores, clan_scores');
+      await pool.query('ANALYZE players, scores, clan_scores');
     });
   const live = async () => {
     const key = (board: string) => leaderboardKeys(BENCH_PREFIX, boards[board]!.internalId);

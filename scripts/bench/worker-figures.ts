@@ -1,5 +1,6 @@
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
+import type { BenchParts } from './engine-parts.js';
 import { REPORTED_SCORE_CEILING, playerId } from './fixtures.js';
 import { sleep } from './processes.js';
 
@@ -76,6 +77,7 @@ export interface BacklogFigures {
  */
 export async function backlogDrain(
   engine: Engine,
+  parts: BenchParts,
   board: Leaderboard,
   count: number,
   startWorker: () => Promise<unknown>,
@@ -84,10 +86,10 @@ export async function backlogDrain(
   let needsJob = false;
   for (let from = 0; from < count; from += 5000) {
     const indexes = Array.from({ length: Math.min(5000, count - from) }, (_, i) => from + i);
-    const outcomes = await Promise.all(indexes.map((i) => engine.rankings.report(board, playerId(i), REPORTED_SCORE_CEILING + i)));
+    const outcomes = await Promise.all(indexes.map((i) => parts.rankings.report(board, playerId(i), REPORTED_SCORE_CEILING + i)));
     needsJob ||= outcomes.some((outcome) => outcome.needsPersistence);
   }
-  if (needsJob) await engine.marks.requestJobs([board.internalId]);
+  if (needsJob) await parts.marks.requestJobs([board.internalId]);
   const queueMs = Date.now() - queued;
 
   const pending = () => engine.maintenance.pendingPersistence();

@@ -66,7 +66,7 @@ describe('leaderboard management', () => {
     const worker = await startWorker();
     try {
       await until(async () => {
-        const { waiting, active, delayed } = await testEngine().persistence.counts();
+        const { waiting, active, delayed } = await testEngine().maintenance.jobCounts();
         return waiting + active + delayed === 0;
       }, 'the queued jobs to be processed');
       expect(await persistedScores(board)).to.have.property('size', 0);

@@ -33,7 +33,7 @@ export async function reportScores(game: TestGame, leaderboardId: string, scores
 /** Clans are set up through the engine: their server endpoints are not part of this change. */
 export async function joinClan(game: TestGame, clanId: string, name: string, members: TestPlayer[]): Promise<void> {
   await testEngine().clans.put(game.gameId, clanId, name);
-  for (const member of members) await testEngine().clans.updatePlayer(game.gameId, member.playerId, { clanId });
+  for (const member of members) await testEngine().players.update(game.gameId, member.playerId, { clanId });
 }
 
 export function pageUrl(leaderboardId: string, token: string, extra: Record<string, string> = {}): string {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../engine/paths.js';
-import { testEngine } from '../helpers/context.js';
+import { testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { liveScores, persistedScores, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
@@ -56,7 +56,7 @@ describe('Redis Cluster failover', function () {
     const runners = Array.from({ length: 8 }, load);
 
     await until(() => next > 400, 'some load before the kill');
-    const port = masterPortOf(testEngine().rankings.keys(board).scores);
+    const port = masterPortOf(testStores().keys(board).scores);
     const pid = Number(readFileSync(path.join(projectRoot, '.data', 'cluster', String(port), 'redis.pid'), 'utf8'));
     process.kill(pid, 'SIGKILL');
     killedAt = Date.now();

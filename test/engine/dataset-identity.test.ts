@@ -5,7 +5,7 @@ import { createEngine } from '../../engine/engine.js';
 import { leaderboardKeys } from '../../engine/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
-import { testEngine } from '../helpers/context.js';
+import { testStores } from '../helpers/context.js';
 import { ADMIN } from '../helpers/fixtures.js';
 import { spawnEntryPoint, startApi } from '../helpers/processes.js';
 
@@ -42,7 +42,7 @@ describe('Redis tied to its database', function () {
       await ensureDatabase(database);
       await migrate(database);
     }
-    await unlinkKeysWithPrefix(testEngine().redis, prefix);
+    await unlinkKeysWithPrefix(testStores().redis, prefix);
     // The first deployment: a game whose first leaderboard (internal id 1) holds three scores.
     const engine = await createEngine(loadConfig({ ...process.env, ...envFor(first) }), createLogger('silent'));
     try {
@@ -59,7 +59,7 @@ describe('Redis tied to its database', function () {
   });
 
   after(async () => {
-    await unlinkKeysWithPrefix(testEngine().redis, prefix);
+    await unlinkKeysWithPrefix(testStores().redis, prefix);
     await Promise.all([dropDatabase(first), dropDatabase(second)]);
   });
 
@@ -72,7 +72,7 @@ describe('Redis tied to its database', function () {
       expect(lines[0]).to.include('REBUILD_ON_DATASET_MISMATCH=1');
     }
     // Nothing was changed: the first deployment's scores are still there.
-    expect(await testEngine().redis.zcard(leaderboardKeys(prefix, 1).scores)).to.equal(3);
+    expect(await testStores().redis.zcard(leaderboardKeys(prefix, 1).scores)).to.equal(3);
   });
 
   it('when REBUILD_ON_DATASET_MISMATCH=1, then the API empties the prefix, takes its own database’s identity and shows none of the other’s scores', async () => {
@@ -96,7 +96,7 @@ describe('Redis tied to its database', function () {
   });
 
   it('when Redis holds keys under the prefix but no identity (an older version wrote them), then that counts as another dataset', async () => {
-    const { redis } = testEngine();
+    const { redis } = testStores();
     await unlinkKeysWithPrefix(redis, prefix);
     await redis.zadd(leaderboardKeys(prefix, 1).scores, 5, 'someone');
     const { code, lines } = await refusal('api', envFor(second));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../engine/paths.js';
-import { api, testEngine } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, uniqueId } from '../helpers/fixtures.js';
 import { liveClanTotals } from '../helpers/persistence.js';
 
@@ -26,7 +26,8 @@ describe('clan total reconciliation', () => {
       await reportScore(game, player, leaderboard, scores[i]).expect(200);
     }
     const board = await internalBoard(game, leaderboard);
-    const keys = testEngine().rankings.keys(board);
+    const { redis, keys: keysOf, memberKey } = testStores();
+    const keys = keysOf(board);
     // The recount adds members' scores in player-id (byte) order, so its result is reproducible.
     const recount = (members: number[]) =>
       members
@@ -35,14 +36,16 @@ describe('clan total reconciliation', () => {
         .reduce((sum, [, score]) => sum + score, 0);
 
     // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists.
-    await testEngine().redis.zadd(keys.clans, '999', alpha);
-    const [alphaNumber] = (await testEngine().redis.hget(keys.clanState, alpha))!.split(':');
-    await testEngine().redis.hset(testEngine().rankings.memberKey(board, players[5]!.playerId), players[5]!.playerId, alphaNumber!);
-    await testEngine().redis.zadd(keys.clans, '5', 'ghost-clan');
+    await redis.zadd(keys.clans, '999', alpha);
+    const [alphaNumber] = (await redis.hget(keys.clanState, alpha))!.split(':');
+    await redis.hset(memberKey(board, players[5]!.playerId), players[5]!.playerId, alphaNumber!);
+    await redis.zadd(keys.clans, '5', 'ghost-clan');
 
     expect(await runReconcile()).to.equal(0);
     const totals = await liveClanTotals(board);
     expect(Object.fromEntries(totals)).to.deep.equal({ [alpha]: recount([0, 1, 2]), [beta]: recount([3, 4, 5]) });
-    expect((await testEngine().rankings.memberships(board)).get(players[5]!.playerId)).to.equal(beta);
+    // Memberships hold the clan's number on the board; clanIds names it.
+    const memberNumber = await redis.hget(memberKey(board, players[5]!.playerId), players[5]!.playerId);
+    expect((await redis.hgetall(keys.clanIds))[memberNumber!]).to.equal(beta);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, testEngine } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signup, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { liveScores, persistedScores } from '../helpers/persistence.js';
 
@@ -93,10 +93,10 @@ describe('score reports', () => {
 
     async function state() {
       const board = await internalBoard(game, leaderboard);
-      const engine = testEngine();
+      const { redis, keys } = testStores();
       return {
         live: [...(await liveScores(board))],
-        dirty: await engine.redis.zcard(engine.rankings.keys(board).dirty),
+        dirty: await redis.zcard(keys(board).dirty),
         persisted: [...(await persistedScores(board))],
       };
     }

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { withTransaction } from '../../engine/db.js';
-import { testEngine } from '../helpers/context.js';
+import { testStores } from '../helpers/context.js';
 
 describe('transactions', () => {
   it('when two transactions deadlock, then the one PostgreSQL aborts runs again and both complete', async function () {
     this.timeout(20_000);
-    const pool = testEngine().pool;
+    const pool = testStores().pool;
     const [first, second] = [Math.floor(Math.random() * 1e9), Math.floor(Math.random() * 1e9) + 1e9];
     let attempts = 0;
     let arrived = 0;
@@ -27,7 +27,7 @@ describe('transactions', () => {
 
   it('when a transaction keeps failing to serialize, then the caller gets 409 conflict, not an internal error', async () => {
     let attempts = 0;
-    const error = await withTransaction(testEngine().pool, async () => {
+    const error = await withTransaction(testStores().pool, async () => {
       attempts += 1;
       throw Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
     }).catch((thrown: unknown) => thrown);

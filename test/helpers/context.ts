@@ -5,23 +5,56 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
+import { createPool, type Pool } from '../../engine/db.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
+import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../../engine/keys.js';
 import { createLogger } from '../../engine/logger.js';
+import { RateLimits } from '../../engine/rate-limits.js';
+import { createRedis, redisTarget, waitForRedis, type RedisClient } from '../../engine/redis.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
 /**
  * One in-process engine and app per mocha run (created lazily, after the global setup has pointed
  * the environment at the test database and key prefix), driven over real HTTP with supertest.
  */
-let shared: { engine: Engine; server: Server; url: string } | undefined;
+let shared: { engine: Engine; stores: TestStores; server: Server; url: string } | undefined;
+
+/**
+ * Direct access to what the engine keeps, for tests that inspect or damage it: the suite's own
+ * PostgreSQL pool and Redis connection, and the engine's key names under the suite's prefix.
+ */
+export interface TestStores {
+  pool: Pool;
+  redis: RedisClient;
+  prefix: string;
+  keys(board: { internalId: number }): LeaderboardKeys;
+  /** The hash holding the player's membership on a clan leaderboard. */
+  memberKey(board: { internalId: number }, playerId: string): string;
+  /** Every key of a leaderboard, membership hashes included (they share one slot). */
+  allKeys(board: { internalId: number }): string[];
+}
+
+function createTestStores(config: ReturnType<typeof loadConfig>): TestStores {
+  const prefix = config.redisKeyPrefix;
+  return {
+    pool: createPool(config.databaseUrl, 4),
+    redis: createRedis(redisTarget(config), { role: 'queue' }),
+    prefix,
+    keys: (board) => leaderboardKeys(prefix, board.internalId),
+    memberKey: (board, playerId) => memberKey(prefix, board.internalId, playerId),
+    allKeys: (board) => [...Object.values(leaderboardKeys(prefix, board.internalId)), ...allMemberKeys(prefix, board.internalId)],
+  };
+}
 
 /** Called by the global setup once the environment points at the test services. */
 export async function startTestContext(): Promise<void> {
   const config = loadConfig();
   const engine = await createEngine(config, createLogger(config.logLevel));
+  const stores = createTestStores(config);
+  await waitForRedis(stores.redis);
   const server = createApp(engine).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  shared = { engine, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  shared = { engine, stores, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 function context() {
@@ -31,6 +64,10 @@ function context() {
 
 export function testEngine(): Engine {
   return context().engine;
+}
+
+export function testStores(): TestStores {
+  return context().stores;
 }
 
 export function testUrl(): string {
@@ -54,14 +91,15 @@ export function api() {
 export function appWith(env: Record<string, string | undefined>): Express {
   const prefix = `${process.env.REDIS_KEY_PREFIX}-${randomUUID().slice(0, 8)}`.slice(-32);
   const config = loadConfig({ ...process.env, REDIS_KEY_PREFIX: prefix, ...env });
-  return createApp({ ...context().engine, config });
+  return createApp({ ...context().engine, config, rateLimits: new RateLimits(context().stores.redis, prefix) });
 }
 
 export async function closeTestEngine(): Promise<void> {
   if (!shared) return;
-  const { engine, server } = shared;
+  const { engine, stores, server } = shared;
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await engine.close();
+  await Promise.allSettled([stores.redis.quit(), stores.pool.end()]);
   shared = undefined;
 }

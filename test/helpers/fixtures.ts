@@ -58,7 +58,7 @@ export function reportScore(game: TestGame, player: TestPlayer, leaderboardId: s
 
 /** The internal leaderboard (for reading Redis and PostgreSQL directly). */
 export async function internalBoard(game: TestGame, leaderboardId: string) {
-  const board = await testEngine().leaderboardStore.find(game.gameId, leaderboardId);
+  const board = await testEngine().leaderboards.get(game.gameId, leaderboardId).catch(() => undefined);
   if (!board) throw new Error(`no leaderboard ${leaderboardId}`);
   return board;
 }

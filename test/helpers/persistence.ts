@@ -1,29 +1,36 @@
-import { testEngine } from './context.js';
+import { testStores } from './context.js';
 import { until } from './processes.js';
 
 /** Reads both sides of persistence for one leaderboard, and waits for them to agree. */
 async function zsetAsMap(key: string): Promise<Map<string, number>> {
-  const flat = await testEngine().redis.zrange(key, '0', '-1', 'WITHSCORES');
+  const flat = await testStores().redis.zrange(key, '0', '-1', 'WITHSCORES');
   const entries = new Map<string, number>();
   for (let i = 0; i < flat.length; i += 2) entries.set(flat[i]!, Number(flat[i + 1]));
   return entries;
 }
 
 async function rowsAsMap(sql: string, internalId: number): Promise<Map<string, number>> {
-  const { rows } = await testEngine().pool.query<{ id: string; score: number }>(sql, [internalId]);
+  const { rows } = await testStores().pool.query<{ id: string; score: number }>(sql, [internalId]);
   return new Map(rows.map((row) => [row.id, row.score]));
 }
 
-export const liveScores = (board: { internalId: number }) => zsetAsMap(testEngine().rankings.keys(board).scores);
-export const liveClanTotals = (board: { internalId: number }) => zsetAsMap(testEngine().rankings.keys(board).clans);
+export const liveScores = (board: { internalId: number }) => zsetAsMap(testStores().keys(board).scores);
+export const liveClanTotals = (board: { internalId: number }) => zsetAsMap(testStores().keys(board).clans);
 export const persistedScores = (board: { internalId: number }) =>
   rowsAsMap('SELECT player_id AS id, score FROM scores WHERE leaderboard_id = $1', board.internalId);
 export const persistedClanTotals = (board: { internalId: number }) =>
   rowsAsMap('SELECT clan_id AS id, score FROM clan_scores WHERE leaderboard_id = $1', board.internalId);
 
+/** Changes of the leaderboard accepted but not yet written to PostgreSQL: its persistence marks. */
+export async function pendingOf(board: { internalId: number }): Promise<number> {
+  const { redis, keys } = testStores();
+  const [players, clans] = await Promise.all([redis.zcard(keys(board).dirty), redis.zcard(keys(board).dirtyClans)]);
+  return players + clans;
+}
+
 /** Waits until every change accepted for the leaderboard has been written to PostgreSQL. */
 export async function waitForPersistence(board: { internalId: number }, timeoutMs = 30_000): Promise<void> {
-  await until(async () => (await testEngine().marks.pendingOf(board)) === 0, 'pending_persistence to reach 0', timeoutMs);
+  await until(async () => (await pendingOf(board)) === 0, 'pending_persistence to reach 0', timeoutMs);
 }
 
 /** Runs tasks with at most `width` in flight: concurrent, without opening thousands of sockets at once. */

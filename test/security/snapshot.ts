@@ -1,4 +1,4 @@
-import { testEngine } from '../helpers/context.js';
+import { testStores } from '../helpers/context.js';
 
 /**
  * Everything a game has stored: its rows in PostgreSQL and the live rankings of its leaderboards in
@@ -23,9 +23,9 @@ const TABLES: Record<string, string> = {
 };
 
 export async function snapshotGame(gameId: string): Promise<GameState> {
-  const engine = testEngine();
+  const { pool, redis, keys: keysOf, memberKey } = testStores();
   const tables = await Promise.all(
-    Object.entries(TABLES).map(async ([table, sql]) => [table, (await engine.pool.query(sql, [gameId])).rows] as const),
+    Object.entries(TABLES).map(async ([table, sql]) => [table, (await pool.query(sql, [gameId])).rows] as const),
   );
   const rows = Object.fromEntries(tables);
   const boards = rows.leaderboards as { id: number }[];
@@ -33,14 +33,14 @@ export async function snapshotGame(gameId: string): Promise<GameState> {
   const rankings = await Promise.all(
     boards.map(async (board) => {
       const internal = { internalId: board.id };
-      const keys = engine.rankings.keys(internal);
+      const keys = keysOf(internal);
       // The game's players' memberships, looked up where the engine keeps each (reading all 16,384
       // member hashes per snapshot would dominate the matrix's run time).
       const [scores, clans, clanState, memberClans] = await Promise.all([
-        engine.redis.zrange(keys.scores, '0', '-1', 'WITHSCORES'),
-        engine.redis.zrange(keys.clans, '0', '-1', 'WITHSCORES'),
-        engine.redis.hgetall(keys.clanState),
-        Promise.all(players.map((player) => engine.redis.hget(engine.rankings.memberKey(internal, player), player))),
+        redis.zrange(keys.scores, '0', '-1', 'WITHSCORES'),
+        redis.zrange(keys.clans, '0', '-1', 'WITHSCORES'),
+        redis.hgetall(keys.clanState),
+        Promise.all(players.map((player) => redis.hget(memberKey(internal, player), player))),
       ]);
       const members = Object.fromEntries(players.flatMap((player, i) => (memberClans[i] ? [[player, memberClans[i]]] : [])));
       return [String(board.id), { scores, clans, clanState, members }] as const;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { testEngine } from '../helpers/context.js';
+import { testStores } from '../helpers/context.js';
 import { createGame, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
@@ -31,7 +31,7 @@ describe('a service with 20,000 leaderboards', function () {
     game = await createGame();
     players = await signupMany(game, 10);
     // Straight into PostgreSQL: a new individual or clan board needs nothing in Redis until it is scored.
-    await testEngine().pool.query(
+    await testStores().pool.query(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order)
        SELECT $1, 'level-' || i, 'Level ' || i, CASE WHEN i % 10 = 0 THEN 'clan' ELSE 'individual' END, 'desc'
        FROM generate_series(1, $2::int) AS i`,
@@ -59,7 +59,7 @@ describe('a service with 20,000 leaderboards', function () {
     const sent = Date.now();
     await Promise.all(boards.flatMap((board) => players.map((player, i) => reportScore(game, player, board, 100 + i).expect(200))));
     await until(async () => {
-      const { rows } = await testEngine().pool.query<{ n: number }>(
+      const { rows } = await testStores().pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM scores s JOIN leaderboards l ON l.id = s.leaderboard_id
          WHERE l.game_id = $1 AND l.leaderboard_id = ANY($2)`,
         [game.gameId, boards],

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { rebuildCursorKey } from '../../engine/keys.js';
 import { projectRoot } from '../../engine/paths.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
-import { api, testEngine } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { inParallel, liveClanTotals, liveScores, persistedClanTotals, persistedScores, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
@@ -62,13 +62,13 @@ describe('persistence to PostgreSQL', function () {
     await waitForPersistence(board);
 
     // Hold the player's score row so the next job stalls mid-write, with its claim already taken.
-    const blocker = await testEngine().pool.connect();
+    const blocker = await testStores().pool.connect();
     try {
       await blocker.query('BEGIN');
       await blocker.query('SELECT 1 FROM scores WHERE leaderboard_id = $1 AND player_id = $2 FOR UPDATE', [board.internalId, player.playerId]);
       await reportScore(game, player, leaderboard, 20).expect(200);
       await until(async () => {
-        const { rows } = await testEngine().pool.query(
+        const { rows } = await testStores().pool.query(
           "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO scores%'",
         );
         return rows.length > 0;
@@ -100,7 +100,7 @@ describe('persistence to PostgreSQL', function () {
     const leaderboard = await createLeaderboard(game, { type: 'clan' });
     const board = await internalBoard(game, leaderboard);
     const clan = `fall-${leaderboard}`;
-    const versions = testEngine().rankings.keys(board).clanVersions;
+    const versions = testStores().keys(board).clanVersions;
     await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
     const members = players.slice(0, 3);
     for (const [i, player] of members.entries()) {
@@ -110,13 +110,13 @@ describe('persistence to PostgreSQL', function () {
     await waitForPersistence(board);
     expect(await persistedClanTotals(board)).to.deep.equal(new Map([[clan, 60]]));
     // Versions exist only while a total waits for PostgreSQL: a persisted board keeps none per clan.
-    expect(await testEngine().redis.hlen(versions)).to.equal(0);
+    expect(await testStores().redis.hlen(versions)).to.equal(0);
 
     // The next version must still beat the persisted one, though Redis no longer holds it.
     await api().patch(`/api/v1/server/players/${members[2]!.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: null }).expect(200);
     await waitForPersistence(board);
     expect(await persistedClanTotals(board)).to.deep.equal(new Map([[clan, 30]]));
-    expect(await testEngine().redis.hlen(versions)).to.equal(0);
+    expect(await testStores().redis.hlen(versions)).to.equal(0);
 
     // The last scored member leaving unranks the clan, in Redis and in PostgreSQL.
     for (const player of members.slice(0, 2)) {
@@ -141,9 +141,9 @@ describe('persistence to PostgreSQL', function () {
     const totalsBefore = await liveClanTotals(board);
     const ranksBefore = await ranks(game, leaderboard, players);
 
-    const engine = testEngine();
+    const { redis, allKeys } = testStores();
     await worker.stop(); // so the sweeper does not rebuild first: the command must do it
-    await engine.rankings.drop(board);
+    await redis.unlink(...allKeys(board));
     expect(await liveScores(board)).to.have.property('size', 0);
 
     const exitCode = await new Promise((resolve) =>
@@ -163,12 +163,12 @@ describe('persistence to PostgreSQL', function () {
     await waitForPersistence(board);
     const scoresBefore = await liveScores(board);
 
-    const engine = testEngine();
-    await unlinkKeysWithPrefix(engine.redis, `${engine.config.redisKeyPrefix}:dataset`);
-    await engine.rankings.drop(board);
+    const { redis, prefix, allKeys } = testStores();
+    await unlinkKeysWithPrefix(redis, `${prefix}:dataset`);
+    await redis.unlink(...allKeys(board));
     await until(async () => (await liveScores(board)).size === scoresBefore.size, 'the worker to rebuild the leaderboard', 30_000);
     expect(await liveScores(board)).to.deep.equal(scoresBefore);
-    await until(async () => (await engine.redis.exists(rebuildCursorKey(engine.config.redisKeyPrefix))) === 0, 'the rebuild to finish', 60_000);
+    await until(async () => (await redis.exists(rebuildCursorKey(prefix))) === 0, 'the rebuild to finish', 60_000);
   });
 });
 

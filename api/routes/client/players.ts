@@ -13,7 +13,7 @@ export function clientPlayerRoutes(engine: Engine, auth: Authenticators): Router
   const router = Router();
   router.patch('/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
     const player = await engine.players.rename(res.locals.game.id, res.locals.playerId!, res.locals.body.display_name);
-    res.json(playerView(player, await engine.aliases.of(player.id)));
+    res.json(playerView(player, await engine.players.aliasesOf(player.id)));
   });
   return router;
 }

@@ -31,12 +31,11 @@ export function serverClanRoutes(engine: Engine, auth: Authenticators): Router {
 
   router.patch('/players/:player_id', auth.secretKey, validate({ params: playerParams, body: playerBody }), async (_req, res) => {
     const body = res.locals.body;
-    const { player, aliases } = await engine.clans.updatePlayer(res.locals.game.id, res.locals.params.player_id, {
+    const { profile, aliases } = await engine.players.update(res.locals.game.id, res.locals.params.player_id, {
       ...(body.display_name !== undefined && { displayName: body.display_name }),
       ...(body.clan_id !== undefined && { clanId: body.clan_id }),
       ...(body.aliases !== undefined && { aliases: body.aliases }),
     });
-    const profile = await engine.players.get(res.locals.game.id, player.id);
     res.json(playerView(profile, aliases));
   });
   return router;

@@ -28,7 +28,7 @@ export function thirdPartyRoutes(engine: Engine, auth: Authenticators, limits: R
     const gameId = res.locals.game.id;
     const { leaderboard_id, alias_id } = res.locals.params;
     const { alias_type, clan } = res.locals.query;
-    const playerId = alias_type ? await engine.aliases.findPlayer(gameId, alias_type, alias_id) : alias_id;
+    const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
     if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
     if (!clan) {
       res.json(playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)));

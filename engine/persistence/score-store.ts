@@ -1,19 +1,19 @@
-import type { Pool } from '../db.js';
+import type { Queryable } from '../db.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
 /**
- * Writes claimed changes to PostgreSQL with multi-row upserts that are harmless to replay: a best
- * score only ever moves the better way (GREATEST, or LEAST when lower is better), and a clan total
- * only replaces one with an older version.
+ * Persisted best scores and clan totals. Writes are multi-row upserts that are harmless to replay:
+ * a best score only ever moves the better way (GREATEST, or LEAST when lower is better), and a clan
+ * total only replaces one with an older version.
  */
-export class ScoreWriter {
-  constructor(private readonly pool: Pool) {}
+export class ScoreStore {
+  constructor(private readonly db: Queryable) {}
 
   async writeScores(leaderboardId: number, order: SortOrder, players: string[], scores: string[]): Promise<void> {
     if (players.length === 0) return;
     const better = order === 'asc' ? 'LEAST' : 'GREATEST';
     const improves = order === 'asc' ? '>' : '<';
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO scores (leaderboard_id, player_id, score)
        SELECT $1, u.player_id, u.score FROM unnest($2::text[], $3::float8[]) AS u (player_id, score)
        ON CONFLICT (leaderboard_id, player_id) DO UPDATE
@@ -30,7 +30,7 @@ export class ScoreWriter {
     const present = totals.filter((t) => t.total !== '');
     const removed = totals.filter((t) => t.total === '');
     if (present.length > 0) {
-      await this.pool.query(
+      await this.db.query(
         `INSERT INTO clan_scores (leaderboard_id, clan_id, score, version)
          SELECT $1, u.clan_id, u.score, u.version FROM unnest($2::text[], $3::float8[], $4::bigint[]) AS u (clan_id, score, version)
          ON CONFLICT (leaderboard_id, clan_id) DO UPDATE
@@ -40,11 +40,25 @@ export class ScoreWriter {
       );
     }
     if (removed.length > 0) {
-      await this.pool.query(
+      await this.db.query(
         `DELETE FROM clan_scores c USING unnest($2::text[], $3::bigint[]) AS u (clan_id, version)
          WHERE c.leaderboard_id = $1 AND c.clan_id = u.clan_id AND c.version < u.version`,
         [leaderboardId, removed.map((t) => t.clanId), removed.map((t) => t.version)],
       );
+    }
+  }
+
+  /** A leaderboard's persisted best scores, player -> score, a page at a time in player order. */
+  async *scorePages(leaderboardId: number, pageSize = 10_000): AsyncGenerator<[string, number][]> {
+    let after = '';
+    for (;;) {
+      const { rows } = await this.db.query<{ player_id: string; score: number }>(
+        'SELECT player_id, score FROM scores WHERE leaderboard_id = $1 AND player_id > $2 ORDER BY player_id LIMIT $3',
+        [leaderboardId, after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => [row.player_id, row.score]);
+      after = rows[rows.length - 1]!.player_id;
     }
   }
 }
