@@ -48,12 +48,12 @@ async function main(): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query(
-        `CREATE TEMP TABLE capacity_scores (leaderboard_id bigint NOT NULL, player_id text NOT NULL,
+        `CREATE TEMP TABLE capacity_scores (leaderboard_internal_id bigint NOT NULL, player_id text NOT NULL,
            score double precision NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
-           PRIMARY KEY (leaderboard_id, player_id))`,
+           PRIMARY KEY (leaderboard_internal_id, player_id))`,
       );
       await client.query(
-        `INSERT INTO capacity_scores (leaderboard_id, player_id, score)
+        `INSERT INTO capacity_scores (leaderboard_internal_id, player_id, score)
          SELECT 1 + i % 1000, 'p' || lpad(to_hex(i), 11, '0'), random() * 1e6 FROM generate_series(1, $1) AS i`,
         [ENTRIES],
       );

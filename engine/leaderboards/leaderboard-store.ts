@@ -28,7 +28,7 @@ export interface LeaderboardSettings {
 }
 
 interface LeaderboardRow {
-  id: number;
+  internal_id: number;
   game_id: string;
   leaderboard_id: string;
   name: string;
@@ -42,7 +42,7 @@ interface LeaderboardRow {
 }
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
-  internalId: row.id,
+  internalId: row.internal_id,
   gameId: row.game_id,
   id: row.leaderboard_id,
   name: row.name,
@@ -56,7 +56,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
 });
 
 const COLUMNS =
-  'id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at';
 
 export class LeaderboardStore {
   constructor(private readonly pool: Pool) {}
@@ -71,7 +71,7 @@ export class LeaderboardStore {
   }
 
   async findByInternalId(internalId: number): Promise<Leaderboard | undefined> {
-    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE id = $1`, [
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE internal_id = $1`, [
       internalId,
     ]);
     return rows[0] && toLeaderboard(rows[0]);
@@ -81,7 +81,7 @@ export class LeaderboardStore {
   async pageByGame(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
     const [page, count] = await Promise.all([
       this.pool.query<LeaderboardRow>(
-        `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+        `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY internal_id LIMIT $2 OFFSET $3`,
         [gameId, limit, offset],
       ),
       this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM leaderboards WHERE game_id = $1', [gameId]),
@@ -92,7 +92,7 @@ export class LeaderboardStore {
   /** A game's clan leaderboards (a player's clan moves on each of them). */
   async clanBoardsOf(gameId: string): Promise<Leaderboard[]> {
     const { rows } = await this.pool.query<LeaderboardRow>(
-      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND type = 'clan' ORDER BY id`,
+      `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND type = 'clan' ORDER BY internal_id`,
       [gameId],
     );
     return rows.map(toLeaderboard);
@@ -104,7 +104,7 @@ export class LeaderboardStore {
    */
   async pageAfter(afterInternalId: number, limit: number, type?: LeaderboardType): Promise<Leaderboard[]> {
     const { rows } = await this.pool.query<LeaderboardRow>(
-      `SELECT ${COLUMNS} FROM leaderboards WHERE id > $1 AND ($3::text IS NULL OR type = $3) ORDER BY id LIMIT $2`,
+      `SELECT ${COLUMNS} FROM leaderboards WHERE internal_id > $1 AND ($3::text IS NULL OR type = $3) ORDER BY internal_id LIMIT $2`,
       [afterInternalId, limit, type ?? null],
     );
     return rows.map(toLeaderboard);
@@ -135,13 +135,13 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, updated_at = now()
-       WHERE id = $1 RETURNING ${COLUMNS}`,
+       WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, settings.name, settings.type, settings.sortOrder, settings.clientReports, settings.minScore, settings.maxScore],
     );
     return rows[0] && toLeaderboard(rows[0]);
   }
 
   async delete(internalId: number): Promise<void> {
-    await this.pool.query('DELETE FROM leaderboards WHERE id = $1', [internalId]);
+    await this.pool.query('DELETE FROM leaderboards WHERE internal_id = $1', [internalId]);
   }
 }

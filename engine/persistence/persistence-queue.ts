@@ -5,9 +5,14 @@ import { queuePrefix } from '../keys.js';
 export const PERSIST_QUEUE = 'persist';
 export const PERSIST_JOB = 'persist-leaderboard';
 
-/** A persistence job names a leaderboard; the changes themselves wait as marks in Redis. */
+/**
+ * A persistence job names a leaderboard by its internal id; the changes themselves wait as marks in
+ * Redis. Jobs queued before the field had this name carried `leaderboard`: the worker fails those
+ * for good as malformed, and loses nothing by it, since their marks stay in Redis and the sweep
+ * queues a new job for any board with marks once its queued flag expires (PersistenceMarks.sweep).
+ */
 export interface PersistJobData {
-  leaderboard: number;
+  leaderboardInternalId: number;
 }
 
 /**
@@ -49,7 +54,7 @@ export class PersistenceQueue {
     }
     await Promise.all(
       [...byShard].map(([shard, ids]) =>
-        this.shards[shard]!.addBulk(ids.map((leaderboard) => ({ name: PERSIST_JOB, data: { leaderboard } }))),
+        this.shards[shard]!.addBulk(ids.map((leaderboardInternalId) => ({ name: PERSIST_JOB, data: { leaderboardInternalId } }))),
       ),
     );
   }

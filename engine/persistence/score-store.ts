@@ -9,52 +9,52 @@ import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 export class ScoreStore {
   constructor(private readonly db: Queryable) {}
 
-  async writeScores(leaderboardId: number, order: SortOrder, players: string[], scores: string[]): Promise<void> {
+  async writeScores(leaderboardInternalId: number, order: SortOrder, players: string[], scores: string[]): Promise<void> {
     if (players.length === 0) return;
     const better = order === 'asc' ? 'LEAST' : 'GREATEST';
     const improves = order === 'asc' ? '>' : '<';
     await this.db.query(
-      `INSERT INTO scores (leaderboard_id, player_id, score)
+      `INSERT INTO scores (leaderboard_internal_id, player_id, score)
        SELECT $1, u.player_id, u.score FROM unnest($2::text[], $3::float8[]) AS u (player_id, score)
-       ON CONFLICT (leaderboard_id, player_id) DO UPDATE
+       ON CONFLICT (leaderboard_internal_id, player_id) DO UPDATE
          SET score = ${better}(scores.score, EXCLUDED.score), updated_at = now()
          WHERE scores.score ${improves} EXCLUDED.score`,
-      [leaderboardId, players, scores],
+      [leaderboardInternalId, players, scores],
     );
   }
 
   async writeClanTotals(
-    leaderboardId: number,
+    leaderboardInternalId: number,
     totals: { clanId: string; total: string; version: string }[],
   ): Promise<void> {
     const present = totals.filter((t) => t.total !== '');
     const removed = totals.filter((t) => t.total === '');
     if (present.length > 0) {
       await this.db.query(
-        `INSERT INTO clan_scores (leaderboard_id, clan_id, score, version)
+        `INSERT INTO clan_scores (leaderboard_internal_id, clan_id, score, version)
          SELECT $1, u.clan_id, u.score, u.version FROM unnest($2::text[], $3::float8[], $4::bigint[]) AS u (clan_id, score, version)
-         ON CONFLICT (leaderboard_id, clan_id) DO UPDATE
+         ON CONFLICT (leaderboard_internal_id, clan_id) DO UPDATE
            SET score = EXCLUDED.score, version = EXCLUDED.version, updated_at = now()
            WHERE clan_scores.version < EXCLUDED.version`,
-        [leaderboardId, present.map((t) => t.clanId), present.map((t) => t.total), present.map((t) => t.version)],
+        [leaderboardInternalId, present.map((t) => t.clanId), present.map((t) => t.total), present.map((t) => t.version)],
       );
     }
     if (removed.length > 0) {
       await this.db.query(
         `DELETE FROM clan_scores c USING unnest($2::text[], $3::bigint[]) AS u (clan_id, version)
-         WHERE c.leaderboard_id = $1 AND c.clan_id = u.clan_id AND c.version < u.version`,
-        [leaderboardId, removed.map((t) => t.clanId), removed.map((t) => t.version)],
+         WHERE c.leaderboard_internal_id = $1 AND c.clan_id = u.clan_id AND c.version < u.version`,
+        [leaderboardInternalId, removed.map((t) => t.clanId), removed.map((t) => t.version)],
       );
     }
   }
 
   /** A leaderboard's persisted best scores, player -> score, a page at a time in player order. */
-  async *scorePages(leaderboardId: number, pageSize = 10_000): AsyncGenerator<[string, number][]> {
+  async *scorePages(leaderboardInternalId: number, pageSize = 10_000): AsyncGenerator<[string, number][]> {
     let after = '';
     for (;;) {
       const { rows } = await this.db.query<{ player_id: string; score: number }>(
-        'SELECT player_id, score FROM scores WHERE leaderboard_id = $1 AND player_id > $2 ORDER BY player_id LIMIT $3',
-        [leaderboardId, after, pageSize],
+        'SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1 AND player_id > $2 ORDER BY player_id LIMIT $3',
+        [leaderboardInternalId, after, pageSize],
       );
       if (rows.length === 0) return;
       yield rows.map((row) => [row.player_id, row.score]);

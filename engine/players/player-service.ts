@@ -171,8 +171,8 @@ export class PlayerService {
     return this.deps.aliases.findPlayer(gameId, aliasType, aliasId);
   }
 
-  /** Records a change made elsewhere (a clan deleted under its members) in this cache and every other process's. */
-  async changed(player: Player): Promise<void> {
+  /** Records a change in this cache and every other process's. */
+  private async changed(player: Player): Promise<void> {
     await this.deps.invalidator.playerChanged(player.id);
     this.cache.set(player.id, profile(player));
   }

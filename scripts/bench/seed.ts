@@ -82,13 +82,13 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
         await copy(client, 'players (id, game_id, clan_id)', players, (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\n`);
       }),
       bulk(pool, async (client) => {
-        await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.main, mainScores));
-        await copy(client, 'scores (leaderboard_id, player_id, score)', smallBoard, scoreRows(BOARDS.small, smallScores));
+        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', players, scoreRows(BOARDS.main, mainScores));
+        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', smallBoard, scoreRows(BOARDS.small, smallScores));
       }),
       bulk(pool, async (client) => {
-        await copy(client, 'scores (leaderboard_id, player_id, score)', players, scoreRows(BOARDS.clans, clanBoardScores));
+        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', players, scoreRows(BOARDS.clans, clanBoardScores));
         const clanTotals = [...totals];
-        await copy(client, 'clan_scores (leaderboard_id, clan_id, score, version)', clanTotals.length, (i) => {
+        await copy(client, 'clan_scores (leaderboard_internal_id, clan_id, score, version)', clanTotals.length, (i) => {
           const [clan, { total }] = clanTotals[i]!;
           return `${clanBoard}\t${clan}\t${total}\t${version}\n`;
         });

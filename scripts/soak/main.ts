@@ -120,19 +120,19 @@ async function compare(redisUrl: string, databaseUrl: string, gameId: string): P
   const redis = new Redis(redisUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl });
   try {
-    const { rows: boards } = await pool.query<{ id: number; leaderboard_id: string }>('SELECT id, leaderboard_id FROM leaderboards WHERE game_id = $1', [gameId]);
+    const { rows: boards } = await pool.query<{ internal_id: number; leaderboard_id: string }>('SELECT internal_id, leaderboard_id FROM leaderboards WHERE game_id = $1', [gameId]);
     const problems: string[] = [];
     let entries = 0;
     for (const board of boards) {
-      const keys = leaderboardKeys(PREFIX, board.id);
+      const keys = leaderboardKeys(PREFIX, board.internal_id);
       const live = await redis.zrange(keys.scores, '0', '-1', 'WITHSCORES');
-      const { rows } = await pool.query<{ player_id: string; score: number }>('SELECT player_id, score FROM scores WHERE leaderboard_id = $1', [board.id]);
+      const { rows } = await pool.query<{ player_id: string; score: number }>('SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1', [board.internal_id]);
       const stored = new Map(rows.map((row) => [row.player_id, row.score]));
       entries += live.length / 2;
       for (let i = 0; i < live.length; i += 2) if (stored.get(live[i]!) !== Number(live[i + 1])) problems.push(`${board.leaderboard_id}/${live[i]}`);
       if (stored.size !== live.length / 2) problems.push(`${board.leaderboard_id}: ${stored.size} rows vs ${live.length / 2} entries`);
       const totals = await redis.zrange(keys.clans, '0', '-1', 'WITHSCORES');
-      const { rows: clanRows } = await pool.query<{ clan_id: string; score: number }>('SELECT clan_id, score FROM clan_scores WHERE leaderboard_id = $1', [board.id]);
+      const { rows: clanRows } = await pool.query<{ clan_id: string; score: number }>('SELECT clan_id, score FROM clan_scores WHERE leaderboard_internal_id = $1', [board.internal_id]);
       const storedTotals = new Map(clanRows.map((row) => [row.clan_id, row.score]));
       for (let i = 0; i < totals.length; i += 2) if (storedTotals.get(totals[i]!) !== Number(totals[i + 1])) problems.push(`clan ${totals[i]}`);
     }

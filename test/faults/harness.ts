@@ -125,7 +125,7 @@ export class FaultHarness {
 
   async persistedScores(internalId: number): Promise<Map<string, number>> {
     const { rows } = await this.pool.query<{ player_id: string; score: number }>(
-      'SELECT player_id, score FROM scores WHERE leaderboard_id = $1',
+      'SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1',
       [internalId],
     );
     return new Map(rows.map((row) => [row.player_id, row.score]));
@@ -133,15 +133,15 @@ export class FaultHarness {
 
   async persistedClanTotals(internalId: number): Promise<Map<string, number>> {
     const { rows } = await this.pool.query<{ clan_id: string; score: number }>(
-      'SELECT clan_id, score FROM clan_scores WHERE leaderboard_id = $1',
+      'SELECT clan_id, score FROM clan_scores WHERE leaderboard_internal_id = $1',
       [internalId],
     );
     return new Map(rows.map((row) => [row.clan_id, row.score]));
   }
 
   async internalId(gameId: string, leaderboardId: string): Promise<number> {
-    const { rows } = await this.pool.query('SELECT id FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2', [gameId, leaderboardId]);
-    return rows[0].id;
+    const { rows } = await this.pool.query('SELECT internal_id FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2', [gameId, leaderboardId]);
+    return rows[0].internal_id;
   }
 
   /** A second API process on the same Redis and PostgreSQL. */

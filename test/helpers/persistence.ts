@@ -17,9 +17,9 @@ async function rowsAsMap(sql: string, internalId: number): Promise<Map<string, n
 export const liveScores = (board: { internalId: number }) => zsetAsMap(testStores().keys(board).scores);
 export const liveClanTotals = (board: { internalId: number }) => zsetAsMap(testStores().keys(board).clans);
 export const persistedScores = (board: { internalId: number }) =>
-  rowsAsMap('SELECT player_id AS id, score FROM scores WHERE leaderboard_id = $1', board.internalId);
+  rowsAsMap('SELECT player_id AS id, score FROM scores WHERE leaderboard_internal_id = $1', board.internalId);
 export const persistedClanTotals = (board: { internalId: number }) =>
-  rowsAsMap('SELECT clan_id AS id, score FROM clan_scores WHERE leaderboard_id = $1', board.internalId);
+  rowsAsMap('SELECT clan_id AS id, score FROM clan_scores WHERE leaderboard_internal_id = $1', board.internalId);
 
 /** Changes of the leaderboard accepted but not yet written to PostgreSQL: its persistence marks. */
 export async function pendingOf(board: { internalId: number }): Promise<number> {

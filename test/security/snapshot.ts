@@ -11,15 +11,15 @@ export interface GameState {
 
 const TABLES: Record<string, string> = {
   games: 'SELECT * FROM games WHERE id = $1',
-  leaderboards: 'SELECT * FROM leaderboards WHERE game_id = $1 ORDER BY id',
+  leaderboards: 'SELECT * FROM leaderboards WHERE game_id = $1 ORDER BY internal_id',
   players: 'SELECT * FROM players WHERE game_id = $1 ORDER BY id',
   clans: 'SELECT * FROM clans WHERE game_id = $1 ORDER BY clan_id',
   player_aliases: 'SELECT * FROM player_aliases WHERE game_id = $1 ORDER BY alias_type, alias_id',
   third_party_keys: 'SELECT * FROM third_party_keys WHERE game_id = $1 ORDER BY id',
-  scores: `SELECT s.* FROM scores s JOIN leaderboards l ON l.id = s.leaderboard_id
-           WHERE l.game_id = $1 ORDER BY s.leaderboard_id, s.player_id`,
-  clan_scores: `SELECT c.* FROM clan_scores c JOIN leaderboards l ON l.id = c.leaderboard_id
-                WHERE l.game_id = $1 ORDER BY c.leaderboard_id, c.clan_id`,
+  scores: `SELECT s.* FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id
+           WHERE l.game_id = $1 ORDER BY s.leaderboard_internal_id, s.player_id`,
+  clan_scores: `SELECT c.* FROM clan_scores c JOIN leaderboards l ON l.internal_id = c.leaderboard_internal_id
+                WHERE l.game_id = $1 ORDER BY c.leaderboard_internal_id, c.clan_id`,
 };
 
 export async function snapshotGame(gameId: string): Promise<GameState> {
@@ -28,11 +28,11 @@ export async function snapshotGame(gameId: string): Promise<GameState> {
     Object.entries(TABLES).map(async ([table, sql]) => [table, (await pool.query(sql, [gameId])).rows] as const),
   );
   const rows = Object.fromEntries(tables);
-  const boards = rows.leaderboards as { id: number }[];
+  const boards = rows.leaderboards as { internal_id: number }[];
   const players = (rows.players as { id: string }[]).map((player) => player.id);
   const rankings = await Promise.all(
     boards.map(async (board) => {
-      const internal = { internalId: board.id };
+      const internal = { internalId: board.internal_id };
       const keys = keysOf(internal);
       // The game's players' memberships, looked up where the engine keeps each (reading all 16,384
       // member hashes per snapshot would dominate the matrix's run time).
@@ -43,7 +43,7 @@ export async function snapshotGame(gameId: string): Promise<GameState> {
         Promise.all(players.map((player) => redis.hget(memberKey(internal, player), player))),
       ]);
       const members = Object.fromEntries(players.flatMap((player, i) => (memberClans[i] ? [[player, memberClans[i]]] : [])));
-      return [String(board.id), { scores, clans, clanState, members }] as const;
+      return [String(board.internal_id), { scores, clans, clanState, members }] as const;
     }),
   );
   return { rows, rankings: Object.fromEntries(rankings) };

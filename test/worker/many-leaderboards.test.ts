@@ -60,7 +60,7 @@ describe('a service with 20,000 leaderboards', function () {
     await Promise.all(boards.flatMap((board) => players.map((player, i) => reportScore(game, player, board, 100 + i).expect(200))));
     await until(async () => {
       const { rows } = await testStores().pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM scores s JOIN leaderboards l ON l.id = s.leaderboard_id
+        `SELECT count(*)::int AS n FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id
          WHERE l.game_id = $1 AND l.leaderboard_id = ANY($2)`,
         [game.gameId, boards],
       );

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { rebuildCursorKey } from '../../engine/keys.js';
+import { loadConfig } from '../../engine/config.js';
+import { queuePrefix, rebuildCursorKey } from '../../engine/keys.js';
+import { PERSIST_JOB, PERSIST_JOB_OPTIONS, PERSIST_QUEUE } from '../../engine/persistence/persistence-queue.js';
 import { projectRoot } from '../../engine/paths.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
 import { api, testStores } from '../helpers/context.js';
@@ -54,6 +57,32 @@ describe('persistence to PostgreSQL', function () {
     expect(await persistedScores(board)).to.deep.equal(await liveScores(board));
   });
 
+  it('when the only job for a board has the earlier payload shape, then it fails for good and the sweep still gets the changes to PostgreSQL', async function () {
+    this.timeout(120_000);
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    await worker.stop();
+    await reportScore(game, players[0]!, leaderboard, 42).expect(200);
+    // Swap the job the report queued for one shaped as before the field was renamed.
+    const { redis, prefix } = testStores();
+    const shard = board.internalId % loadConfig().persistQueueShards;
+    const queue = new Queue(PERSIST_QUEUE, { connection: redis, prefix: queuePrefix(prefix, shard) });
+    try {
+      for (const job of await queue.getJobs(['waiting', 'delayed'])) {
+        if (job.data?.leaderboardInternalId === board.internalId) await job.remove();
+      }
+      await queue.add(PERSIST_JOB, { leaderboard: board.internalId }, PERSIST_JOB_OPTIONS);
+      worker = await startWorker();
+      // The report's queued flag lives 30 s; the sweep re-queues the board once it has expired.
+      await waitForPersistence(board, 90_000);
+      expect((await persistedScores(board)).get(players[0]!.playerId)).to.equal(42);
+      const failed = await queue.getFailed();
+      expect(failed.some((job) => job.data?.leaderboard === board.internalId)).to.equal(true);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('when an improvement arrives while a job for the same player is writing, then it still reaches PostgreSQL', async () => {
     const leaderboard = await createLeaderboard(game);
     const board = await internalBoard(game, leaderboard);
@@ -65,7 +94,7 @@ describe('persistence to PostgreSQL', function () {
     const blocker = await testStores().pool.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM scores WHERE leaderboard_id = $1 AND player_id = $2 FOR UPDATE', [board.internalId, player.playerId]);
+      await blocker.query('SELECT 1 FROM scores WHERE leaderboard_internal_id = $1 AND player_id = $2 FOR UPDATE', [board.internalId, player.playerId]);
       await reportScore(game, player, leaderboard, 20).expect(200);
       await until(async () => {
         const { rows } = await testStores().pool.query(
