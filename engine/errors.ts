@@ -2,6 +2,37 @@
  * The one error hierarchy. Engine and worker code throw these with a stable `code`; only the API's
  * error middleware knows which HTTP status each code means.
  */
+/** Every error code a client can receive: the list is closed, and the API maps each to one HTTP status. */
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_failed',
+  'not_a_clan_leaderboard',
+  'missing_key',
+  'invalid_key',
+  'missing_token',
+  'invalid_token',
+  'missing_admin_token',
+  'invalid_admin_token',
+  'client_reports_disabled',
+  'forbidden',
+  'not_found',
+  'leaderboard_not_found',
+  'player_not_found',
+  'record_not_found',
+  'clan_not_found',
+  'game_not_found',
+  'key_not_found',
+  'already_exists',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface ErrorDetail {
   field: string;
   message: string;
@@ -9,7 +40,7 @@ export interface ErrorDetail {
 
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
   ) {
@@ -19,23 +50,34 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, details?: ErrorDetail[], code = 'validation_failed') {
+  constructor(message: string, details?: ErrorDetail[], code: Extract<ErrorCode, 'validation_failed' | 'not_a_clan_leaderboard'> = 'validation_failed') {
     super(code, message, details);
   }
 }
 
-export class NotFoundError extends AppError {}
+export class NotFoundError extends AppError {
+  constructor(code: Extract<ErrorCode, 'not_found' | `${string}_not_found`>, message: string) {
+    super(code, message);
+  }
+}
 
-export class AuthenticationError extends AppError {}
+export class AuthenticationError extends AppError {
+  constructor(
+    code: Extract<ErrorCode, 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token'>,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
 
 export class ForbiddenError extends AppError {
-  constructor(message: string, code = 'forbidden') {
+  constructor(message: string, code: Extract<ErrorCode, 'forbidden' | 'client_reports_disabled'> = 'forbidden') {
     super(code, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, code = 'conflict') {
+  constructor(message: string, code: Extract<ErrorCode, 'conflict' | 'already_exists'> = 'conflict') {
     super(code, message);
   }
 }

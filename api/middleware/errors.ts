@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, RateLimitedError, isUnavailable } from '../../engine/errors.js';
+import { AppError, RateLimitedError, UnavailableError, isUnavailable, type ErrorCode } from '../../engine/errors.js';
 import type { Logger } from '../../engine/logger.js';
 
-/** The one place that knows which HTTP status each error code means. */
-const STATUS: Record<string, number> = {
+/** The one place that knows which HTTP status each error code means (a code without one does not compile). */
+const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
   validation_failed: 400,
   not_a_clan_leaderboard: 400,
@@ -31,14 +31,14 @@ const STATUS: Record<string, number> = {
   internal: 500,
 };
 
-export function statusOf(code: string): number {
-  return STATUS[code] ?? 500;
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
 }
 
 /** Turns anything thrown (a domain error, a body-parser error, an outage, a bug) into an AppError. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (isUnavailable(error)) return new AppError('unavailable', 'A backing service is unreachable; retry shortly.');
+  if (isUnavailable(error)) return new UnavailableError();
   // The router could not decode a path parameter: a path that is not valid percent-encoding names nothing.
   if (error instanceof URIError) return new AppError('not_found', 'The path is not valid percent-encoding, so it names nothing.');
   const type = (error as { type?: unknown } | null)?.type;
