@@ -109,7 +109,17 @@ export function pendingIndexKey(prefix: string): string {
  * node that lost its data.
  */
 export function datasetKey(prefix: string, tag: string): string {
-  return `${prefix}:dataset:{${tag}}`;
+  return `${datasetKeysPrefix(prefix)}:{${tag}}`;
+}
+
+/** What every dataset identity key starts with (to find or remove them all). */
+export function datasetKeysPrefix(prefix: string): string {
+  return `${prefix}:dataset`;
+}
+
+/** The SCAN pattern of every key under a prefix. */
+export function keysUnder(prefix: string): string {
+  return `${prefix}:*`;
 }
 
 /** string: the internal id up to which a requested rebuild has got (absent: none requested). */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Cluster, Redis, type RedisOptions, type Result } from 'ioredis';
+import { keysUnder } from './keys.js';
 import { luaDir } from './paths.js';
 
 type ScriptArg = string | number;
@@ -99,7 +100,7 @@ async function* keysWithPrefix(client: RedisClient, prefix: string): AsyncGenera
   for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
     let cursor = '0';
     do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 10_000);
+      const [next, keys] = await node.scan(cursor, 'MATCH', keysUnder(prefix), 'COUNT', 10_000);
       if (keys.length > 0) yield { node, keys };
       cursor = next;
     } while (cursor !== '0');

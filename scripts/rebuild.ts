@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '../engine/config.js';
 import { migrate } from '../engine/db.js';
-import { createEngine } from '../engine/engine.js';
+import { createPersistenceEngine } from '../engine/engine.js';
 import { createLogger } from '../engine/logger.js';
 import { ensureServices } from './services.js';
 
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel).child({ process: 'rebuild' });
   await migrate(config.databaseUrl, logger);
-  const engine = await createEngine(config, logger);
+  const engine = await createPersistenceEngine(config, logger);
   try {
     await engine.maintenance.requestRebuild();
     let rebuilt = await engine.maintenance.rebuild();

@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '../engine/config.js';
-import { createEngine } from '../engine/engine.js';
+import { createPersistenceEngine } from '../engine/engine.js';
 import { createLogger } from '../engine/logger.js';
 import { ensureServices } from './services.js';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   process.env.REDIS_URL = services.redisUrl;
   process.env.DATABASE_URL = services.databaseUrl;
   const config = loadConfigOrExit();
-  const engine = await createEngine(config, createLogger(config.logLevel).child({ process: 'reconcile' }));
+  const engine = await createPersistenceEngine(config, createLogger(config.logLevel).child({ process: 'reconcile' }));
   try {
     const repairs = await engine.maintenance.reconcileClans();
     process.stdout.write(`Reconciled clan leaderboards: ${repairs} repair(s).\n`);

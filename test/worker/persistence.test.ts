@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { loadConfig } from '../../engine/config.js';
-import { queuePrefix, rebuildCursorKey } from '../../engine/keys.js';
+import { datasetKeysPrefix, queuePrefix, rebuildCursorKey } from '../../engine/keys.js';
 import { PERSIST_JOB, PERSIST_JOB_OPTIONS, PERSIST_QUEUE } from '../../engine/persistence/persistence-queue.js';
 import { projectRoot } from '../../engine/paths.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
@@ -193,7 +193,7 @@ describe('persistence to PostgreSQL', function () {
     const scoresBefore = await liveScores(board);
 
     const { redis, prefix, allKeys } = testStores();
-    await unlinkKeysWithPrefix(redis, `${prefix}:dataset`);
+    await unlinkKeysWithPrefix(redis, datasetKeysPrefix(prefix));
     await redis.unlink(...allKeys(board));
     await until(async () => (await liveScores(board)).size === scoresBefore.size, 'the worker to rebuild the leaderboard', 30_000);
     expect(await liveScores(board)).to.deep.equal(scoresBefore);
