@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { projectRoot } from '../engine/paths.js';
 import { ensureServices, stopPrivateServices } from '../scripts/services.js';
-import { until } from './helpers/processes.js';
+import { runScript, until } from './helpers/processes.js';
 
 const REDIS_PORT = 6390;
 const POSTGRES_PORT = 5440;
@@ -23,8 +23,7 @@ const answers = (port: number) =>
   });
 
 /** `npm run services:stop`, as a user runs it. */
-const servicesStop = () =>
-  spawnSync(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'services-stop.js')], { encoding: 'utf8', timeout: 60_000 });
+const servicesStop = () => runScript('services-stop');
 
 /**
  * A machine without Redis or PostgreSQL on their default ports: the project starts private ones from
@@ -61,24 +60,25 @@ describe('finding or starting Redis and PostgreSQL', function () {
   });
 
   it('when npm run services:stop runs, then the private Redis and PostgreSQL stop and their pid files are gone', async () => {
-    const stopped = servicesStop();
-    expect(stopped.status, stopped.stderr).to.equal(0);
+    const stopped = await servicesStop();
+    expect(stopped.code, stopped.stderr).to.equal(0);
     expect(stopped.stderr).to.include(`Stopped the private Redis on port ${REDIS_PORT}`).and.include(`Stopped the private PostgreSQL on port ${POSTGRES_PORT}`);
     expect(await answers(REDIS_PORT)).to.equal(false);
     expect(await answers(POSTGRES_PORT)).to.equal(false);
     expect(existsSync(path.join(projectRoot, '.data', 'redis', 'redis.pid'))).to.equal(false);
 
-    const again = servicesStop();
-    expect(again.status).to.equal(0);
+    const again = await servicesStop();
+    expect(again.code).to.equal(0);
     expect(again.stderr).to.include('No private Redis of this checkout is running').and.include('No private PostgreSQL of this checkout is running');
   });
 
   it('when a Redis this checkout did not start listens on the private port, then services:stop leaves it running', async () => {
+    await stopPrivateServices(() => undefined); // frees the private port for the other Redis
     const foreign = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp'], { stdio: 'ignore' });
     try {
       await until(() => answers(REDIS_PORT), 'the other Redis to listen');
-      const stopped = servicesStop();
-      expect(stopped.status, stopped.stderr).to.equal(0);
+      const stopped = await servicesStop();
+      expect(stopped.code, stopped.stderr).to.equal(0);
       expect(stopped.stderr).to.include('No private Redis of this checkout is running');
       const redis = new Redis(`redis://127.0.0.1:${REDIS_PORT}`, { maxRetriesPerRequest: 0 });
       try {

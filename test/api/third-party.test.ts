@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, signupMany, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  joinClan,
+  scoredPlayers,
+  serverReport,
+  signupMany,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { ReferenceBoard } from '../helpers/reference.js';
 import { startApi, type ServiceProcess } from '../helpers/processes.js';
 
@@ -11,8 +23,8 @@ describe('third-party reads', () => {
   let leaderboard: string;
   let clanBoard: string;
   let players: TestPlayer[];
+  let clan: string;
   const reference = new ReferenceBoard('desc');
-  const clan = uniqueId('clan');
 
   const read = (path: string) => api().get(path).set('Api-Key', apiKey);
 
@@ -22,19 +34,15 @@ describe('third-party reads', () => {
     leaderboard = await createLeaderboard(game);
     clanBoard = await createLeaderboard(game, { type: 'clan' });
     players = await signupMany(game, 120);
-    await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({ name: 'The Clan' }).expect(201);
+    clan = await createClan(game, uniqueId('clan'), 'The Clan');
     for (const [i, player] of players.entries()) {
       const score = Math.floor(i / 3) * 10; // ties in threes
       reference.report(player.playerId, score);
-      await api().post('/api/v1/server/report_scores').set('Secret-Key', game.secretKey)
-        .send({ player_id: player.playerId, scores: [score, score], leaderboard_ids: [leaderboard, clanBoard] }).expect(200);
+      await serverReport(game, player.playerId, [score, score], [leaderboard, clanBoard]);
     }
-    for (const player of players.slice(0, 5)) {
-      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
-    }
-    const key = await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'bot' }).expect(201);
-    expect(key.body.api_key).to.match(/^tpk_/);
-    ({ api_key: apiKey, key_id: keyId } = key.body);
+    await joinClan(game, clan, players.slice(0, 5));
+    ({ apiKey, keyId } = await createThirdPartyKey(game, 'bot'));
+    expect(apiKey).to.match(/^tpk_/);
   });
 
   describe('paging', () => {
@@ -118,17 +126,27 @@ describe('third-party reads', () => {
     });
 
     it('when members are listed, then best first with global and clan ranks, unscored members last', async () => {
-      const newcomer = (await signupMany(game, 1))[0]!;
-      await api().patch(`/api/v1/server/players/${newcomer.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
-      const res = await read(`/api/v1/third_party/leaderboards/${clanBoard}/clans/${clan}/members?limit=10`).expect(200);
-      expect(res.body).to.include({ leaderboard_id: clanBoard, clan_id: clan, total: 6, limit: 10, offset: 0 });
-      const scored = players.slice(0, 5).map((p) => ({ id: p.playerId, score: reference.best.get(p.playerId)!, rank: reference.rank(p.playerId) }));
-      scored.sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : -1));
+      // A leaderboard and clan of its own: the shared ones keep their members and totals for the other tests.
+      const board = await createLeaderboard(game, { type: 'clan' });
+      const memberScores = [0, 0, 0, 10, 10];
+      const members = await scoredPlayers(game, board, memberScores);
+      await scoredPlayers(game, board, [20, 5]); // outside the clan: global ranks differ from clan ranks
+      const [newcomer] = await signupMany(game, 1);
+      const own = await createClan(game);
+      await joinClan(game, own, [...members, newcomer!]);
+
+      const res = await read(`/api/v1/third_party/leaderboards/${board}/clans/${own}/members?limit=10`).expect(200);
+
+      expect(res.body).to.include({ leaderboard_id: board, clan_id: own, total: 6, limit: 10, offset: 0 });
       const entries = res.body.entries.map((e: { player_id: string; score: number | null; rank: number | null; clan_rank: number | null }) => [e.player_id, e.score, e.rank, e.clan_rank]);
-      // players 0-2 score 0 and 3-4 score 10: clan ranks 1, 1, 3, 3, 3
+      // members 0-2 score 0 and 3-4 score 10: clan ranks 1, 1, 3, 3, 3
       expect(entries.slice(0, 5).map((e: unknown[]) => e[3])).to.deep.equal([1, 1, 3, 3, 3]);
       expect(entries.slice(0, 5).map((e: unknown[]) => e[1])).to.deep.equal([10, 10, 0, 0, 0]);
-      expect(entries[5]).to.deep.equal([newcomer.playerId, null, null, null]);
+      const idsScoring = (score: number) => members.filter((_, i) => memberScores[i] === score).map((p) => p.playerId);
+      expect(entries.slice(0, 2).map((e: unknown[]) => e[0])).to.have.members(idsScoring(10));
+      expect(entries.slice(2, 5).map((e: unknown[]) => e[0])).to.have.members(idsScoring(0));
+      expect(entries.slice(0, 5).map((e: unknown[]) => e[2])).to.deep.equal([2, 2, 5, 5, 5]);
+      expect(entries[5]).to.deep.equal([newcomer!.playerId, null, null, null]);
     });
   });
 

@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, signup, signupMany, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
-import { joinClan, namedPlayer, reportScores } from '../browser/support.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  joinClan,
+  namedPlayer,
+  reportScores,
+  signup,
+  signupMany,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 const html = (res: { headers: Record<string, string> }) => expect(res.headers['content-type']).to.match(/^text\/html/);
 const page = (board: string, query: string) => api().get(`/leaderboards/${board}?${query}`);
@@ -132,8 +143,8 @@ describe('GET /leaderboards/:leaderboard_id/entries (the page’s "more")', () =
   });
 
   it('when the clans view is asked for, then the clan totals with the viewer’s clan marked', async () => {
-    const clan = uniqueId('clan');
-    await joinClan(game, clan, 'The <Best>', [players[0]!, players[5]!]);
+    const clan = await createClan(game, uniqueId('clan'), 'The <Best>');
+    await joinClan(game, clan, [players[0]!, players[5]!]);
     const res = await entries(`token=${encodeURIComponent(players[5]!.token)}&view=clans`).expect(200);
     expect(res.body.entries).to.deep.equal([{ clan_id: clan, name: 'The <Best>', member_count: 2, score: 700, rank: 1, is_viewer: true }]);
   });

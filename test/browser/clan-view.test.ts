@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { createGame, createLeaderboard, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import { createClan, createGame, createLeaderboard, joinClan, namedPlayer, reportScores, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.js';
-import { joinClan, namedPlayer, openPage, pageUrl, reportScores, shownRows } from './support.js';
+import { openPage, pageUrl, shownRows } from './support.js';
 
 const RED = 'Red <Dragons>';
 
@@ -21,8 +21,8 @@ describe('The leaderboard page in Chromium: the clan view', function () {
     const names = ['Ann', 'Ben', 'Cat', 'Dan', 'Eve', 'Fay', 'Gus'];
     const [ann, ben, cat, dan, eve, fay, gus] = await Promise.all(names.map((name) => namedPlayer(game, name)));
     viewer = ann!;
-    await joinClan(game, uniqueId('red'), RED, [ann!, ben!, cat!, dan!]);
-    await joinClan(game, uniqueId('blue'), 'Blue Wolves', [eve!, fay!]);
+    await joinClan(game, await createClan(game, uniqueId('red'), RED), [ann!, ben!, cat!, dan!]);
+    await joinClan(game, await createClan(game, uniqueId('blue'), 'Blue Wolves'), [eve!, fay!]);
     await reportScores(game, board, [
       [ann!, 100],
       [ben!, 200],

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { testUrl } from '../helpers/context.js';
-import { createGame, createLeaderboard, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import { createGame, createLeaderboard, namedPlayer, reportScores, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.js';
-import { imageWidths, namedPlayer, openPage, pageUrl, reportScores, shownRows } from './support.js';
+import { imageWidths, openPage, pageUrl, shownRows } from './support.js';
 
 const XSS_NAME = '<img src=x onerror=alert(1)>';
 const BOARD_NAME = 'Weekly <b>Cup</b>';

@@ -1,41 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { api, testEngine, testUrl } from '../helpers/context.js';
-import { signup, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import { testUrl } from '../helpers/context.js';
 import { PHONE } from '../helpers/browser.js';
 
-/** Arrangements shared by the browser tests: named players, scores, clans, and an observed page. */
-export async function namedPlayer(game: TestGame, name: string): Promise<TestPlayer> {
-  const player = await signup(game);
-  await api()
-    .patch('/api/v1/client/players/me')
-    .set('Publishable-Key', game.publishableKey)
-    .set('Anonymous-Authorization', player.token)
-    .send({ display_name: name })
-    .expect(200);
-  return player;
-}
-
-/** Reports each player's score through the server batch, 25 requests at a time. */
-export async function reportScores(game: TestGame, leaderboardId: string, scores: [TestPlayer, number][]): Promise<void> {
-  for (let i = 0; i < scores.length; i += 25) {
-    await Promise.all(
-      scores.slice(i, i + 25).map(([player, score]) =>
-        api()
-          .post('/api/v1/server/report_scores')
-          .set('Secret-Key', game.secretKey)
-          .send({ player_id: player.playerId, scores: [score], leaderboard_ids: [leaderboardId] })
-          .expect(200),
-      ),
-    );
-  }
-}
-
-/** Clans are set up through the engine: their server endpoints are not part of this change. */
-export async function joinClan(game: TestGame, clanId: string, name: string, members: TestPlayer[]): Promise<void> {
-  await testEngine().clans.put(game.gameId, clanId, name);
-  for (const member of members) await testEngine().players.update(game.gameId, member.playerId, { clanId });
-}
-
+/** What the browser tests share: the page URL for a player, and an observed page. */
 export function pageUrl(leaderboardId: string, token: string, extra: Record<string, string> = {}): string {
   const url = new URL(`/leaderboards/${encodeURIComponent(leaderboardId)}`, testUrl());
   url.searchParams.set('token', token);

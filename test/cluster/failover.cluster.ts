@@ -10,7 +10,7 @@ import { startWorker, until, type ServiceProcess } from '../helpers/processes.js
 
 /**
  * Run by `npm run test:cluster` only: kills the master that holds a leaderboard's slot while reports
- * flow, and checks what the contract promises across the failover.
+ * flow, and checks that reports resume and no persisted best score is lost.
  */
 describe('Redis Cluster failover', function () {
   this.timeout(120_000);

@@ -56,6 +56,63 @@ export function reportScore(game: TestGame, player: TestPlayer, leaderboardId: s
     .send({ score });
 }
 
+/** The header a game's server sends. */
+export function secretKey(game: TestGame): { 'Secret-Key': string } {
+  return { 'Secret-Key': game.secretKey };
+}
+
+/** A player who chose a display name. */
+export async function namedPlayer(game: TestGame, name: string): Promise<TestPlayer> {
+  const player = await signup(game);
+  await api()
+    .patch('/api/v1/client/players/me')
+    .set('Publishable-Key', game.publishableKey)
+    .set('Anonymous-Authorization', player.token)
+    .send({ display_name: name })
+    .expect(200);
+  return player;
+}
+
+/** Reports scores as the game's server: `scores[i]` on `leaderboardIds[i]`, in one batch. */
+export async function serverReport(game: TestGame, playerId: string, scores: number[], leaderboardIds: string[]): Promise<void> {
+  await api()
+    .post('/api/v1/server/report_scores')
+    .set(secretKey(game))
+    .send({ player_id: playerId, scores, leaderboard_ids: leaderboardIds })
+    .expect(200);
+}
+
+/** Reports each player's score on one leaderboard as the game's server, 25 requests at a time. */
+export async function reportScores(game: TestGame, leaderboardId: string, scores: [TestPlayer, number][]): Promise<void> {
+  for (let i = 0; i < scores.length; i += 25) {
+    await Promise.all(scores.slice(i, i + 25).map(([player, score]) => serverReport(game, player.playerId, [score], [leaderboardId])));
+  }
+}
+
+/** One new player per score, each holding that score on the leaderboard. */
+export async function scoredPlayers(game: TestGame, leaderboardId: string, scores: number[]): Promise<TestPlayer[]> {
+  const players = await signupMany(game, scores.length);
+  await reportScores(game, leaderboardId, players.map((player, i) => [player, scores[i]!]));
+  return players;
+}
+
+export async function createClan(game: TestGame, id = uniqueId('clan'), name = `Clan ${id}`): Promise<string> {
+  await api().put(`/api/v1/server/clans/${id}`).set(secretKey(game)).send({ name }).expect(201);
+  return id;
+}
+
+/** Moves the players into the clan, or with `null` out of theirs. */
+export async function joinClan(game: TestGame, clanId: string | null, players: TestPlayer[]): Promise<void> {
+  for (const player of players) {
+    await api().patch(`/api/v1/server/players/${player.playerId}`).set(secretKey(game)).send({ clan_id: clanId }).expect(200);
+  }
+}
+
+export async function createThirdPartyKey(game: TestGame, name = 'integration'): Promise<{ apiKey: string; keyId: string }> {
+  const res = await api().post('/api/v1/server/third_party_keys').set(secretKey(game)).send({ name }).expect(201);
+  return { apiKey: res.body.api_key, keyId: res.body.key_id };
+}
+
 /** The internal leaderboard (for reading Redis and PostgreSQL directly). */
 export async function internalBoard(game: TestGame, leaderboardId: string) {
   const board = await testEngine().leaderboards.get(game.gameId, leaderboardId).catch(() => undefined);

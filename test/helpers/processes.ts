@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../engine/paths.js';
@@ -33,15 +34,28 @@ export async function spawnLauncher(env: NodeJS.ProcessEnv = {}): Promise<Servic
   return spawnScript(path.join(projectRoot, 'dist', 'scripts', 'start.js'), { PORT: String(await freePort()), ...env });
 }
 
-function spawnScript(script: string, env: NodeJS.ProcessEnv, flags: string[] = []): ServiceProcess & { exited: Promise<number | null> } {
+/** One of the `npm run` scripts (dist/scripts/<name>.js), run to its end as a user runs it. */
+export async function runScript(name: 'reconcile' | 'rebuild' | 'services-stop', env: NodeJS.ProcessEnv = {}) {
+  const script = spawnScript(path.join(projectRoot, 'dist', 'scripts', `${name}.js`), env);
+  const code = await script.exited;
+  // 'exit' may come before the last of the output: wait for the pipes to close too.
+  if (script.child.stdout!.readable || script.child.stderr!.readable) await once(script.child, 'close');
+  return { code, stdout: script.stdout(), stderr: script.stderr() };
+}
+
+type SpawnedProcess = ServiceProcess & { exited: Promise<number | null>; stdout: () => string; stderr: () => string };
+
+function spawnScript(script: string, env: NodeJS.ProcessEnv, flags: string[] = []): SpawnedProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', ...flags, script], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => ((output += chunk), (stdout += chunk)));
+  child.stderr!.on('data', (chunk) => ((output += chunk), (stderr += chunk)));
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       running.delete(child);
@@ -52,6 +66,8 @@ function spawnScript(script: string, env: NodeJS.ProcessEnv, flags: string[] = [
     child,
     url: env.PORT ? `http://127.0.0.1:${env.PORT}` : '',
     output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
     exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
