@@ -85,7 +85,7 @@ describe('the authentication matrix', () => {
   }
 
   it('when the OpenAPI document lists an operation that takes credentials, then the matrix has a row for it', () => {
-    const secured = Object.entries(openApiDocument.paths).flatMap(([path, operations]) =>
+    const secured = Object.entries(openApiDocument().paths).flatMap(([path, operations]) =>
       Object.entries(operations as Record<string, { security?: unknown[] }>)
         .filter(([, operation]) => (operation.security ?? []).length > 0)
         .map(([method]) => `${method.toUpperCase()} ${path}`),
