@@ -15,7 +15,7 @@ import type { Row } from './routes/web/rows.js';
  * schema's in api/routes/responses.ts, so a view and the OpenAPI document cannot disagree on a field.
  */
 
-/** A player's avatar; the web page asks for the size it draws (in CSS pixels, doubled for sharp screens). */
+/** A player's avatar, at the default size or the one given. */
 export function avatarUrl(base: string, playerId: string, size?: number): string {
   const url = `${base}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png`;
   return size === undefined ? url : `${url}?size=${size}`;

@@ -119,7 +119,7 @@ export const score = documentedAs(
   Joi.number().unsafe().messages({
     'number.base': 'must be a finite number',
     'number.infinity': 'must be a finite number',
-  }),
+  }).example(1),
   { anyOf: [{ type: 'number' }, { type: 'string', description: 'a decimal number' }] },
 );
 

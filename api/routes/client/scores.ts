@@ -16,7 +16,7 @@ export const clientScoreEndpoints = [
     credentials: 'gameClient',
     rateLimit: 'reports',
     params: leaderboardParams,
-    body: object({ score: score.example(1) }),
+    body: object({ score }),
     responses: { 200: { schema: ReportResult } },
     errors: [403, 404],
     async handler({ caller, params, body, app }) {
