@@ -35,8 +35,13 @@ export const pageEndpoint = endpoint({
   lenientQuery: true,
   query: object({
     token: Joi.string().description('The anonymous player token'),
-    hideCloseButton: optional(documentedAs(Joi.any(), trueOrFalse).description('true hides the close button')),
-    view: optional(documentedAs(Joi.any(), { enum: ['players', 'clans'] }).description('clans: the clan totals (clan leaderboards only; default players)')),
+    hideCloseButton: optional(documentedAs(Joi.any(), trueOrFalse).description('true hides the close button').example('true').example('0')),
+    view: optional(
+      documentedAs(Joi.any(), { enum: ['players', 'clans'] })
+        .description('clans: the clan totals (clan leaderboards only; default players)')
+        .example('clans')
+        .example('players'),
+    ),
   }).unknown(true),
   responses: { 200: { content: 'text/html', description: 'The page' } },
   errors: [401, 404, 429],
