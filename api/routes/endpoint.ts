@@ -93,6 +93,7 @@ export interface Endpoint<P = unknown, Q = unknown, B = unknown, R extends Succe
 export function endpoint<P = undefined, Q = undefined, B = undefined, R extends Successes = Successes, K extends CredentialKind = CredentialKind>(
   description: Endpoint<P, Q, B, R, K>,
 ): AnyEndpoint {
+  // The list of endpoints holds every shape; the mount gives each handler the input its own schemas produce.
   return description as unknown as AnyEndpoint;
 }
 
