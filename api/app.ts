@@ -8,19 +8,11 @@ import { jsonBody } from './middleware/json-body.js';
 import { noStoreWhenCredentialed } from './middleware/no-store.js';
 import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
-import { adminRoutes } from './routes/admin/index.js';
-import { clientLeaderboardRoutes } from './routes/client/leaderboards.js';
-import { clientPlayerRoutes } from './routes/client/players.js';
-import { clientScoreRoutes } from './routes/client/scores.js';
-import { documentationRoutes } from './routes/documentation/index.js';
-import { operationRoutes } from './routes/operations/index.js';
-import { serverClanRoutes } from './routes/server/clans.js';
-import { serverLeaderboardRoutes } from './routes/server/leaderboards.js';
-import { serverScoreRoutes } from './routes/server/scores.js';
-import { serverThirdPartyKeyRoutes } from './routes/server/third-party-keys.js';
-import { thirdPartyRoutes } from './routes/third-party/index.js';
-import { signupRoutes } from './routes/signup/index.js';
-import { webRoutes } from './routes/web/index.js';
+import { ROUTE_GROUPS } from './routes/index.js';
+import { mountRoutes } from './routes/mount.js';
+import { Assets } from './routes/web/assets.js';
+import { basePath } from './routes/web/html.js';
+import { webErrors } from './routes/web/index.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */
 export function createApp(engine: Engine, metrics = new HttpMetrics()): Express {
@@ -29,8 +21,10 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   // Bodies are not hashed for ETags: API answers are live data, and the avatar and assets set their own.
   app.set('etag', false);
   app.set('trust proxy', engine.config.trustProxy);
-  const auth = authenticators(engine.credentials);
+  const auth = authenticators(engine.credentials, engine.config);
   const limits = rateLimits(engine.rateLimits, engine.config);
+  const base = basePath(engine.config.appUrl);
+  const assets = new Assets(base);
 
   app.use(requestContext(engine.logger, metrics));
   app.use(noStoreWhenCredentialed());
@@ -39,17 +33,9 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use(['/leaderboards', '/web-assets', '/docs', '/api/v1/users'], helmet());
   app.use(jsonBody());
 
-  // Each router sits under its own prefix, so a request only walks the routes that can match it;
-  // the hottest come first.
-  app.use('/api/v1/client', clientScoreRoutes(engine, auth, limits), clientLeaderboardRoutes(engine, auth), clientPlayerRoutes(engine, auth));
-  app.use('/api/v1/server', serverScoreRoutes(engine, auth), serverLeaderboardRoutes(engine, auth), serverClanRoutes(engine, auth), serverThirdPartyKeyRoutes(engine, auth));
-  app.use('/api/v1/third_party', thirdPartyRoutes(engine, auth, limits));
-  app.use('/api/v1/signup', signupRoutes(engine, auth, limits));
-  app.use('/api/v1/admin', adminRoutes(engine, auth));
-  app.use(webRoutes(engine, limits));
-  app.use(operationRoutes(engine, metrics));
-  app.use(documentationRoutes());
+  mountRoutes(app, ROUTE_GROUPS, { engine, metrics, assets, base }, auth, limits);
 
+  app.use(webErrors(assets, engine.logger));
   app.use(notFound());
   app.use(errorHandler(engine.logger));
   return app;

@@ -1,16 +1,27 @@
+import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
+import type { Clan } from '../engine/clans/clan-store.js';
+import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
-import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
-import type { Clan } from '../engine/clans/clan-store.js';
 import type { ClanEntry, ClanRecord, MemberEntry, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
+import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
+import type * as R from './routes/responses.js';
+import type { Value } from './routes/schemas.js';
+import type { Row } from './routes/web/rows.js';
 
-/** The JSON shapes of the API (CONTRACT section 4), built from engine objects in one place. */
-export function avatarUrl(baseUrl: string, playerId: string): string {
-  return `${baseUrl}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png`;
+/**
+ * The JSON bodies of the API, built from engine objects in one place. Each view's type is its
+ * schema's in api/routes/responses.ts, so a view and the OpenAPI document cannot disagree on a field.
+ */
+
+/** A player's avatar, at the default size or the one given. */
+export function avatarUrl(base: string, playerId: string, size?: number): string {
+  const url = `${base}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png`;
+  return size === undefined ? url : `${url}?size=${size}`;
 }
 
-export function gameView(game: Game) {
+export function gameView(game: Game): Value<typeof R.Game> {
   return {
     game_id: game.id,
     name: game.name,
@@ -19,7 +30,11 @@ export function gameView(game: Game) {
   };
 }
 
-export function leaderboardView(leaderboard: Leaderboard) {
+export function createdGameView(game: CreatedGame): Value<typeof R.GameCreated> {
+  return { game_id: game.id, name: game.name, publishable_key: game.publishableKey, secret_key: game.secretKey };
+}
+
+export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leaderboard> {
   return {
     leaderboard_id: leaderboard.id,
     name: leaderboard.name,
@@ -33,7 +48,7 @@ export function leaderboardView(leaderboard: Leaderboard) {
   };
 }
 
-export function reportView(playerId: string, result: ReportResult) {
+export function reportView(playerId: string, result: ReportResult): Value<typeof R.ReportResult> {
   return {
     leaderboard_id: result.leaderboardId,
     player_id: playerId,
@@ -45,10 +60,23 @@ export function reportView(playerId: string, result: ReportResult) {
   };
 }
 
+export function batchView(playerId: string, results: ReportResult[]): Value<typeof R.BatchResult> {
+  return {
+    player_id: playerId,
+    results: results.map((result) => ({
+      leaderboard_id: result.leaderboardId,
+      submitted_score: result.submittedScore,
+      best_score: result.bestScore,
+      improved: result.improved,
+      rank: result.rank,
+    })),
+  };
+}
+
 // The views below build each object in one literal: they run once per listed entry, and in V8 an
 // object spread costs tens of times what the literal does.
 
-export function playerRecordView(baseUrl: string, record: PlayerRecord) {
+export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<typeof R.PlayerRecord> {
   const { player } = record;
   return {
     leaderboard_id: record.leaderboard.id,
@@ -62,8 +90,7 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord) {
   };
 }
 
-export function entryView(baseUrl: string, entry: PlayerEntry | ClanEntry) {
-  if ('clan' in entry) return clanEntryView(entry.clan, entry.score, entry.rank);
+export function playerEntryView(baseUrl: string, entry: PlayerEntry): Value<typeof R.PlayerEntry> {
   const { player } = entry;
   return {
     player_id: player.id,
@@ -75,11 +102,16 @@ export function entryView(baseUrl: string, entry: PlayerEntry | ClanEntry) {
   };
 }
 
-export function clanEntryView(clan: Clan, score: number, rank: number | null) {
+export function entryView(baseUrl: string, entry: PlayerEntry | ClanEntry): Value<typeof R.PlayerEntry> | Value<typeof R.ClanEntry> {
+  if ('clan' in entry) return clanEntryView(entry.clan, entry.score, entry.rank);
+  return playerEntryView(baseUrl, entry);
+}
+
+export function clanEntryView(clan: Clan, score: number, rank: number): Value<typeof R.ClanEntry> {
   return { clan_id: clan.id, name: clan.name, score, rank, member_count: clan.memberCount };
 }
 
-export function memberEntryView(baseUrl: string, entry: MemberEntry) {
+export function memberEntryView(baseUrl: string, entry: MemberEntry): Value<typeof R.MemberEntry> {
   const { player } = entry;
   return {
     player_id: player.id,
@@ -91,7 +123,7 @@ export function memberEntryView(baseUrl: string, entry: MemberEntry) {
   };
 }
 
-export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, limit: number, offset: number) {
+export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, limit: number, offset: number): Value<typeof R.LeaderboardPage> {
   return {
     leaderboard_id: page.leaderboard.id,
     name: page.leaderboard.name,
@@ -105,7 +137,15 @@ export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, l
   };
 }
 
-export function clanRecordView(record: ClanRecord) {
+export function aroundView(baseUrl: string, page: Page<PlayerEntry>): Value<typeof R.AroundMe> {
+  return {
+    leaderboard_id: page.leaderboard.id,
+    total: page.total,
+    entries: page.entries.map((entry) => playerEntryView(baseUrl, entry)),
+  };
+}
+
+export function clanRecordView(record: ClanRecord): Value<typeof R.ClanRecord> {
   const { clan } = record;
   return {
     leaderboard_id: record.leaderboard.id,
@@ -118,16 +158,59 @@ export function clanRecordView(record: ClanRecord) {
   };
 }
 
-export function playerView(player: PlayerProfile, aliases: Record<string, string>) {
+export interface ClanMembersPage {
+  leaderboard: Leaderboard;
+  clan: Clan;
+  total: number;
+  entries: MemberEntry[];
+}
+
+export function clanMembersView(baseUrl: string, members: ClanMembersPage, limit: number, offset: number): Value<typeof R.ClanMembers> {
+  return {
+    leaderboard_id: members.leaderboard.id,
+    clan_id: members.clan.id,
+    total: members.total,
+    limit,
+    offset,
+    entries: members.entries.map((entry) => memberEntryView(baseUrl, entry)),
+  };
+}
+
+export function playerView(player: PlayerProfile, aliases: Record<string, string>): Value<typeof R.Player> {
   return { player_id: player.id, display_name: player.displayName, clan_id: player.clanId, aliases };
 }
 
-export function clanView(clan: Clan) {
+export function clanView(clan: Clan): Value<typeof R.Clan> {
   return {
     clan_id: clan.id,
     name: clan.name,
     member_count: clan.memberCount,
     created_at: clan.createdAt.toISOString(),
     updated_at: clan.updatedAt.toISOString(),
+  };
+}
+
+export function thirdPartyKeyView(key: ThirdPartyKey): Value<typeof R.ThirdPartyKey> {
+  return {
+    key_id: key.id,
+    name: key.name,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** One row of the web page's entries: the same row the page renders, as JSON for its script. */
+export function webEntryView(baseUrl: string, row: Row): Value<typeof R.WebPlayerEntry> | Value<typeof R.WebClanEntry> {
+  if (row.memberCount !== undefined) {
+    return { clan_id: row.id, name: row.name, member_count: row.memberCount, score: row.score, rank: row.rank, is_viewer: row.viewer };
+  }
+  return {
+    player_id: row.id,
+    display_name: row.name,
+    avatar_url: avatarUrl(baseUrl, row.id),
+    clan_id: row.clanId ?? null,
+    score: row.score,
+    rank: row.rank,
+    is_viewer: row.viewer,
   };
 }

@@ -1,19 +1,53 @@
 import type { Request, RequestHandler } from 'express';
 import type { CredentialResolver } from '../../engine/auth/credential-resolver.js';
+import type { Config } from '../../engine/config.js';
+import { constantTimeEqual } from '../../engine/credentials.js';
+import { AuthenticationError } from '../../engine/errors.js';
 import type { Game } from '../../engine/games/game-store.js';
+
+/** The player behind the web page's ?token=, and the game the token is for. */
+export interface Viewer {
+  gameId: string;
+  playerId: string;
+}
+
+/**
+ * Who a request comes from, by the credentials its endpoint takes: a handler gets exactly what its
+ * kind of credential proves (a game client's handler gets the token's player, a third party's the key).
+ */
+export interface Callers {
+  /** No credential. */
+  none: object;
+  /** Publishable-Key: the game's client, before it has a player (signup). */
+  publishableKey: { game: Game };
+  /** Publishable-Key + Anonymous-Authorization: a player of the game. */
+  gameClient: { game: Game; playerId: string };
+  /** Secret-Key: the game server. */
+  secretKey: { game: Game };
+  /** The game server (Secret-Key; playerId null) or, when no Secret-Key is sent, a game client. */
+  serverOrClient: { game: Game; playerId: string | null };
+  /** Api-Key: a read-only third-party key. */
+  thirdParty: { game: Game; keyId: string };
+  /** ADMIN_TOKEN: whoever runs the service. */
+  admin: object;
+  /** METRICS_TOKEN: the Prometheus scraper. */
+  metrics: object;
+  /** The anonymous token in ?token=: the web page's viewer. */
+  pageToken: { viewer: Viewer };
+}
+
+export type CredentialKind = keyof Callers;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Locals {
       requestId: string;
-      /** The game the credentials belong to. */
-      game: Game;
-      /** Set when the caller is a game client: the player its token names. */
+      /** Who the request comes from (see Callers); set by the endpoint's authenticator. */
+      caller: Callers[keyof Callers];
+      /** For the per-player limit: set when the caller is a game client. */
       playerId?: string;
-      /** Set when the caller used the game's secret key. */
-      serverCaller?: boolean;
-      /** Set when the caller used a third-party key: that key's id. */
+      /** For the per-key limit: set when the caller used a third-party key. */
       apiKeyId?: string;
     }
   }
@@ -24,54 +58,77 @@ const header = (req: Request, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+/** The token from ?token= (a repeated parameter counts as none). */
+export function queryToken(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+const NONE: Callers['none'] = Object.freeze({});
+
 /**
- * One authentication layer for the five credentials. Each middleware resolves the credential to
- * its game (cached, dropped in every process when a key changes) or fails with 401.
+ * One authentication layer for every kind of credential. Each middleware resolves the credential to
+ * its game (cached, dropped in every process when a key changes) or fails with 401, and leaves the
+ * caller in res.locals.caller.
  */
-export function authenticators(credentials: CredentialResolver) {
-  const publishable = async (req: Request) => credentials.publishable(header(req, 'publishable-key'));
-  const player = async (req: Request) => {
-    const game = await publishable(req);
+export function authenticators(credentials: CredentialResolver, config: Readonly<Config>): Record<Exclude<CredentialKind, 'none'>, RequestHandler> {
+  const gameClient = async (req: Request): Promise<Callers['gameClient']> => {
+    const game = await credentials.publishable(header(req, 'publishable-key'));
     return { game, playerId: credentials.player(header(req, 'anonymous-authorization'), game) };
   };
+  const secretKey = async (req: Request): Promise<Callers['secretKey']> => ({ game: await credentials.secret(header(req, 'secret-key')) });
 
-  const publishableKey: RequestHandler = async (req, res, next) => {
-    res.locals.game = await publishable(req);
-    next();
+  return {
+    publishableKey: async (req, res, next) => {
+      res.locals.caller = { game: await credentials.publishable(header(req, 'publishable-key')) };
+      next();
+    },
+    gameClient: async (req, res, next) => {
+      const caller = await gameClient(req);
+      res.locals.caller = caller;
+      res.locals.playerId = caller.playerId;
+      next();
+    },
+    secretKey: async (req, res, next) => {
+      res.locals.caller = await secretKey(req);
+      next();
+    },
+    serverOrClient: async (req, res, next) => {
+      if (header(req, 'secret-key') !== undefined) {
+        res.locals.caller = { ...(await secretKey(req)), playerId: null };
+      } else {
+        const caller = await gameClient(req);
+        res.locals.caller = caller;
+        res.locals.playerId = caller.playerId;
+      }
+      next();
+    },
+    thirdParty: async (req, res, next) => {
+      const { game, keyId } = await credentials.thirdParty(header(req, 'api-key'));
+      res.locals.caller = { game, keyId };
+      res.locals.apiKeyId = keyId;
+      next();
+    },
+    admin: (req, res, next) => {
+      credentials.admin(header(req, 'authorization'));
+      res.locals.caller = NONE;
+      next();
+    },
+    // /metrics tells Node's version, memory and every route's traffic: only a scraper that holds
+    // METRICS_TOKEN may read it (the endpoint is not served without one).
+    metrics: (req, res, next) => {
+      const presented = req.headers.authorization?.replace(/^Bearer\s+/i, '').trim();
+      if (!presented) throw new AuthenticationError('missing_token', 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
+      if (!config.metricsToken || !constantTimeEqual(presented, config.metricsToken)) {
+        throw new AuthenticationError('invalid_token', 'The metrics token is not valid.');
+      }
+      res.locals.caller = NONE;
+      next();
+    },
+    pageToken: (req, res, next) => {
+      res.locals.caller = { viewer: credentials.viewer(queryToken(req.query.token)) };
+      next();
+    },
   };
-
-  const gameClient: RequestHandler = async (req, res, next) => {
-    const { game, playerId } = await player(req);
-    res.locals.game = game;
-    res.locals.playerId = playerId;
-    next();
-  };
-
-  const secretKey: RequestHandler = async (req, res, next) => {
-    res.locals.game = await credentials.secret(header(req, 'secret-key'));
-    res.locals.serverCaller = true;
-    next();
-  };
-
-  /** The game server (Secret-Key) or, when no Secret-Key is sent, a game client. */
-  const serverOrClient: RequestHandler = async (req, res, next) => {
-    if (header(req, 'secret-key') !== undefined) return secretKey(req, res, next);
-    return gameClient(req, res, next);
-  };
-
-  const thirdParty: RequestHandler = async (req, res, next) => {
-    const { game, keyId } = await credentials.thirdParty(header(req, 'api-key'));
-    res.locals.game = game;
-    res.locals.apiKeyId = keyId;
-    next();
-  };
-
-  const admin: RequestHandler = (req, _res, next) => {
-    credentials.admin(header(req, 'authorization'));
-    next();
-  };
-
-  return { publishableKey, gameClient, secretKey, serverOrClient, thirdParty, admin };
 }
 
 export type Authenticators = ReturnType<typeof authenticators>;

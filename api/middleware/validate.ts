@@ -1,40 +1,49 @@
-import type { RequestHandler } from 'express';
 import type Joi from 'joi';
+import type { Request } from 'express';
 import { ValidationError } from '../../engine/errors.js';
 
-interface Schemas {
-  params?: Joi.Schema;
-  query?: Joi.Schema;
-  body?: Joi.Schema;
+export interface Schemas {
+  params?: Joi.Schema | undefined;
+  query?: Joi.Schema | undefined;
+  body?: Joi.Schema | undefined;
+}
+
+export interface Validated {
+  params: unknown;
+  query: unknown;
+  body: unknown;
 }
 
 const PREFERENCES: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
 const PARTS = ['params', 'query', 'body'] as const;
 
 /**
- * Checks params, query and body against joi schemas and puts the converted values on
- * res.locals (Express 5 makes req.query read-only). Every problem is listed, not just the first.
+ * Checks params, query and body against joi schemas and returns the converted values (Express 5
+ * makes req.query read-only, so they are not written back). Every problem is listed, not just the
+ * first. A part without a schema is passed on as it arrived.
  */
-export function validate(schemas: Schemas): RequestHandler {
+export function validator(schemas: Schemas): (req: Request) => Validated {
   // Preferences are merged into each schema once, not on every request.
   const prepared = PARTS.flatMap((part) => (schemas[part] ? [[part, schemas[part].prefs(PREFERENCES)] as const] : []));
-  return (req, res, next) => {
-    const details: { field: string; message: string }[] = [];
+  return (req) => {
+    const values: Validated = { params: req.params, query: req.query, body: req.body };
+    let details: { field: string; message: string }[] | undefined;
     for (const [part, schema] of prepared) {
       const input: unknown = part === 'body' ? (req.body ?? {}) : req[part];
       const { value, error } = schema.validate(input);
       if (error) {
+        details ??= [];
         for (const detail of error.details) {
           details.push({ field: detail.path.join('.') || part, message: detail.message });
         }
       } else {
-        res.locals[part] = value;
+        values[part] = value;
       }
     }
-    if (details.length > 0) {
+    if (details) {
       const fields = [...new Set(details.map((d) => d.field))].join(', ');
-      return next(new ValidationError(`The request is not valid: check ${fields}.`, details));
+      throw new ValidationError(`The request is not valid: check ${fields}.`, details);
     }
-    next();
+    return values;
   };
 }

@@ -1,13 +1,69 @@
 import Joi from 'joi';
 
-/** Input rules shared by the routes (CONTRACT section 1). */
-export const leaderboardId = Joi.string().pattern(/^[A-Za-z0-9_.-]{1,64}$/).messages({
+/**
+ * The joi schemas the endpoints share, and the few helpers that give a schema the TypeScript type of
+ * the value its validation produces. Handlers receive those values, so a schema and the type a handler
+ * sees cannot disagree: an object's keys are required unless wrapped in optional() (or given a default),
+ * and optional() is also what makes a key's type include undefined.
+ */
+
+/** The value a schema produces once validated (with conversion). */
+export type Value<S> = S extends Joi.AnySchema<infer V> ? V : never;
+
+type Shape = Record<string, Joi.AnySchema>;
+type ObjectValue<S extends Shape> = { [K in keyof S]: Value<S[K]> };
+
+/** A key that may be absent. */
+export function optional<V>(schema: Joi.AnySchema<V>): Joi.AnySchema<V | undefined> {
+  // joi's types do not track presence; this is the one place that widens the type to match.
+  return schema.optional() as Joi.AnySchema<V | undefined>;
+}
+
+/** A value that may also be null. */
+export function nullable<V>(schema: Joi.AnySchema<V>): Joi.AnySchema<V | null> {
+  // joi's types do not track allow(null); this is the one place that widens the type to match.
+  return schema.allow(null) as Joi.AnySchema<V | null>;
+}
+
+/** An object of exactly these keys: each required, unless optional() or defaulted. */
+export function object<S extends Shape>(shape: S): Joi.ObjectSchema<ObjectValue<S>> {
+  const keys: Shape = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const mayBeAbsent = schema.$_getFlag('presence') === 'optional' || schema.$_getFlag('default') !== undefined;
+    keys[key] = mayBeAbsent ? schema : schema.required();
+  }
+  return Joi.object<ObjectValue<S>>(keys);
+}
+
+export function arrayOf<V>(items: Joi.AnySchema<V>): Joi.ArraySchema<V[]> {
+  return Joi.array<V[]>().items(items.required());
+}
+
+export function oneOf<const T extends readonly string[]>(...values: T): Joi.StringSchema<T[number]> {
+  return Joi.string<T[number]>().valid(...values);
+}
+
+/**
+ * What the OpenAPI document shows for a value instead of joi's own description: for the values joi
+ * converts (a score may arrive as a decimal string) or tolerates (the web page never refuses a query).
+ */
+export function documentedAs<S extends Joi.AnySchema>(schema: S, jsonSchema: object): S {
+  return schema.meta({ 'x-document-as': jsonSchema });
+}
+
+// ---- Identifiers (their patterns are written here only; the OpenAPI document takes them from here) ----
+
+const ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+const ALIAS_TYPE_PATTERN = /^[a-z0-9_]{1,32}$/;
+
+/** Input rules shared by the routes. */
+export const leaderboardId = Joi.string().pattern(ID_PATTERN).messages({
   'string.pattern.base': 'must be 1-64 characters of A-Z, a-z, 0-9, _ . -',
 });
 export const clanId = leaderboardId;
 /** Any shape is accepted: a player id no player has is a 404, never a 400. */
 export const playerId = Joi.string().min(1).max(1024);
-export const aliasType = Joi.string().pattern(/^[a-z0-9_]{1,32}$/).messages({
+export const aliasType = Joi.string().pattern(ALIAS_TYPE_PATTERN).messages({
   'string.pattern.base': 'must be 1-32 characters of a-z, 0-9, _',
 });
 
@@ -18,12 +74,20 @@ const storedText = () =>
     .messages({ 'string.nul': 'must not contain the NUL character (U+0000)' });
 
 export const aliasId = storedText().min(1).max(128);
+/** A player's aliases by type; a null removes one. A key that is not an alias type "is not allowed". */
+export const aliasChanges = documentedAs(Joi.object<Record<string, string | null>>().pattern(ALIAS_TYPE_PATTERN, aliasId.allow(null)), {
+  type: 'object',
+  propertyNames: { pattern: ALIAS_TYPE_PATTERN.source },
+  additionalProperties: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
+});
 /** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
 export const deviceId = storedText().max(128);
 
 const HIDDEN = /[\p{Cc}\p{Cf}]/u;
 // A letter, digit, punctuation mark or symbol that renders: fillers such as U+3164 are letters that draw nothing.
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
+const NAME_RULES =
+  'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters); at least one visible character';
 
 /**
  * A name people read. NFC-normalised, so one name has one spelling; no control or format
@@ -43,19 +107,25 @@ const readableName = (max: number) =>
     .messages({
       'name.hidden': 'must not contain control or format characters (such as U+202E or zero-width characters)',
       'name.invisible': 'must contain at least one visible character',
-    });
+    })
+    .description(NAME_RULES);
 
 /** The name of a game, leaderboard, clan or third-party key. */
 export const name = readableName(100);
+export const displayName = readableName(32);
 
 /** A finite number, or a string holding a decimal number. */
-export const score = Joi.number().unsafe().messages({
-  'number.base': 'must be a finite number',
-  'number.infinity': 'must be a finite number',
-});
+export const score = documentedAs(
+  Joi.number().unsafe().messages({
+    'number.base': 'must be a finite number',
+    'number.infinity': 'must be a finite number',
+  }).example(1),
+  { anyOf: [{ type: 'number' }, { type: 'string', description: 'a decimal number' }] },
+);
 
+/** A whole number in a query string: its digits, turned into a number once checked. */
 const digits = (min: number, max: number, fallback: number) =>
-  Joi.string()
+  Joi.string<number>()
     .pattern(/^\d{1,15}$/)
     .custom((value: string, helpers) => {
       const n = Number(value);
@@ -67,13 +137,18 @@ const digits = (min: number, max: number, fallback: number) =>
       'number.range': `must be a whole number from ${min} to ${max}`,
     });
 
-export const limit = digits(1, 1000, 50);
-export const offset = digits(0, Number.MAX_SAFE_INTEGER, 0);
-export const flag = Joi.boolean().truthy('1').falsy('0').default(false);
+export const limit = digits(1, 1000, 50).description('Page size, 1-1000 (default 50)').example('1').example('50').example('1000');
+export const offset = digits(0, Number.MAX_SAFE_INTEGER, 0).description('Entries to skip, >= 0 (default 0)').example('0').example('3');
+export const flag = documentedAs(Joi.boolean().truthy('1').falsy('0').default(false), {
+  type: 'string',
+  enum: ['true', 'false', '1', '0'],
+});
 
-export const displayName = readableName(32);
-
-export const leaderboardParams = Joi.object({ leaderboard_id: leaderboardId.required() });
-export const pageQuery = Joi.object({ limit, offset, clan: flag });
+export const leaderboardParams = object({ leaderboard_id: leaderboardId.description('The leaderboard') });
+export const pageQuery = object({
+  limit,
+  offset,
+  clan: flag.description('true: the clans view (clan leaderboards only)').example('true').example('false'),
+});
 /** The paging of management lists (leaderboards, games, keys). */
-export const listQuery = Joi.object({ limit, offset });
+export const listQuery = object({ limit, offset });

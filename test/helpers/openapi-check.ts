@@ -1,21 +1,27 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Response } from 'supertest';
-import { openApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument as documentOf } from '../../api/openapi/document.js';
 
 /**
  * Checks a response against the OpenAPI document: the operation must exist, the status must be
- * documented for it, and a JSON body must match the documented schema. Every response the
- * integration tests receive passes through here, so the document cannot drift from the code.
+ * documented for it, and a JSON body must match the documented schema; and when the service
+ * accepted the request, the JSON body it was sent must match the documented request body. Every
+ * response the integration tests receive passes through here, so the document cannot drift from the code.
  */
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+const openApiDocument = documentOf();
 ajv.addSchema({ $id: 'openapi', components: openApiDocument.components });
 
 interface ResponseDoc {
   content?: Record<string, { schema: { $ref?: string } }>;
 }
-type Operations = Record<string, { responses: Record<string, ResponseDoc> }>;
+interface OperationDoc {
+  responses: Record<string, ResponseDoc>;
+  requestBody?: { content: Record<string, { schema: object }> };
+}
+type Operations = Record<string, OperationDoc>;
 
 const templates = Object.entries(openApiDocument.paths as Record<string, Operations>).map(([template, operations]) => ({
   template,
@@ -24,6 +30,23 @@ const templates = Object.entries(openApiDocument.paths as Record<string, Operati
 }));
 
 const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+const requestValidators = new Map<OperationDoc, ReturnType<Ajv2020['compile']>>();
+
+/** A request the service accepted must be one the document describes. */
+function checkRequestBody(res: Response, operation: OperationDoc, name: string): void {
+  const schema = operation.requestBody?.content['application/json']?.schema;
+  const sent = (res as unknown as { request?: { _data?: unknown } }).request?._data;
+  if (res.status >= 300 || !schema || sent === undefined || typeof sent === 'string') return;
+  let validate = requestValidators.get(operation);
+  if (!validate) {
+    // Request bodies are described inline (no $ref), so each compiles on its own.
+    validate = ajv.compile(schema);
+    requestValidators.set(operation, validate);
+  }
+  if (!validate(sent)) {
+    throw new Error(`OpenAPI: ${name} accepted a request body the document does not describe: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(sent).slice(0, 500)}`);
+  }
+}
 
 export function checkAgainstOpenApi(res: Response): void {
   const request = (res as unknown as { req: { method: string; path: string } }).req;
@@ -34,6 +57,7 @@ export function checkAgainstOpenApi(res: Response): void {
     if (res.status === 404 && res.body?.error?.code === 'not_found') return; // an unknown route, by design
     throw new Error(`OpenAPI: no operation documents ${request.method} ${pathname} (answered ${res.status})`);
   }
+  checkRequestBody(res, match.operations[method]!, `${request.method} ${match.template}`);
   const documented = match.operations[method]!.responses[String(res.status)];
   if (!documented) {
     throw new Error(`OpenAPI: ${request.method} ${match.template} answered ${res.status}, which is not documented: ${res.text?.slice(0, 300)}`);

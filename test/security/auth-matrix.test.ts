@@ -2,43 +2,35 @@ import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { openApiDocument } from '../../api/openapi/document.js';
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, uniqueId } from '../helpers/fixtures.js';
+import { createGame, uniqueId } from '../helpers/fixtures.js';
 import { CREDENTIAL_KINDS, type CredentialKind } from './credential-kinds.js';
-import { MATRIX_ROWS, rowName, type MatrixRow, type MatrixWorld, type Outcome } from './matrix-rows.js';
+import { MATRIX_ROWS, acceptedOutcome, rowName, type MatrixRow, type MatrixWorld, type Outcome } from './matrix-rows.js';
 import { snapshotGames } from './snapshot.js';
-import { buildGameWorld, createClan, createThirdPartyKey } from './world.js';
+import { buildGameWorld } from './world.js';
 
 /**
- * Every endpoint (row) against every kind of credential (column): each cell must give the
- * documented answer, marked not to be cached, and no cell may change a game its credential does
- * not own.
+ * Every endpoint (a row per descriptor that takes credentials) against every kind of credential
+ * (column): each cell must give the answer its descriptor implies, marked not to be cached, and no
+ * cell may change a game its credential does not own.
  */
 describe('the authentication matrix', () => {
-  let w: MatrixWorld;
-
-  before(async function () {
-    this.timeout(60_000);
+  /** Two games holding the same device id, and a third. */
+  async function buildWorld(): Promise<MatrixWorld> {
     const device = uniqueId('device');
     const [a, b, rotated] = await Promise.all([buildGameWorld(device), buildGameWorld(device), createGame()]);
-    const [putBoard, doomedBoard, putClan, doomedClan, doomedKey] = await Promise.all([
-      createLeaderboard(a.game),
-      createLeaderboard(a.game),
-      createClan(a.game),
-      createClan(a.game),
-      createThirdPartyKey(a.game, 'doomed'),
-    ]);
-    w = { a: { ...a, putBoard, doomedBoard, putClan, doomedClan, doomedKeyId: doomedKey.keyId }, b, rotatedGameId: rotated.gameId };
-  });
+    return { a, b, rotatedGameId: rotated.gameId };
+  }
+
+  /** Rows that only read share one world; a row that may change data gets its own. */
+  let shared: Promise<MatrixWorld> | undefined;
 
   function expectedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
     const verdict = kind.verdicts[row.auth];
     if (verdict !== 'accepted') return { status: 401, codes: [verdict] };
-    const outcome = row.accepted[kind.key];
-    if (!outcome) throw new Error(`the matrix lacks the answer of ${rowName(row)} to ${kind.name}`);
-    return outcome;
+    return acceptedOutcome(row, kind);
   }
 
-  function send(row: MatrixRow, kind: CredentialKind): Promise<Response> {
+  function send(row: MatrixRow, kind: CredentialKind, w: MatrixWorld): Promise<Response> {
     const headers = kind.headers(w.a, w.b);
     let path = row.path(w);
     const token = headers['Anonymous-Authorization']?.replace(/^Bearer /, '');
@@ -47,24 +39,34 @@ describe('the authentication matrix', () => {
     return row.body ? request.send(row.body(w)) : request;
   }
 
-  /** Identifiers of the game under test that no other game's credential may ever read. */
-  const secretsOfThisGame = () => [w.a.board, w.a.clan, w.a.player.playerId, w.a.other.playerId, w.a.keyId, w.a.game.gameId];
+  /**
+   * Identifiers of the game under test that no other game's credential may ever read; an id the
+   * request itself sends (another game may create a leaderboard under the same id) is not learned.
+   */
+  const secretsOfThisGame = (row: MatrixRow, w: MatrixWorld) => {
+    const sent = row.path(w) + JSON.stringify(row.body?.(w) ?? {});
+    return [w.a.board, w.a.clan, w.a.player.playerId, w.a.other.playerId, w.a.keyId, w.a.game.gameId].filter((id) => !sent.includes(id));
+  };
 
   for (const row of MATRIX_ROWS) {
     it(`when ${rowName(row)} gets each kind of credential, then each gets its documented answer and touches only its own game`, async function () {
       this.timeout(30_000);
+      const w = await (row.changes ? buildWorld() : (shared ??= buildWorld()));
       let [beforeA, beforeB] = await snapshotGames([w.a.game.gameId, w.b.game.gameId]);
       for (const kind of CREDENTIAL_KINDS) {
         const cell = `${rowName(row)} with ${kind.name}`;
         const expected = expectedOutcome(row, kind);
 
-        const res = await send(row, kind).catch((error: Error) => {
+        const res = await send(row, kind, w).catch((error: Error) => {
           throw new Error(`${cell}: ${error.message}`);
         });
 
         expect(res.status, `${cell}: status (${res.text.slice(0, 200)})`).to.equal(expected.status);
-        if (expected.codes) expect(res.body.error?.code, `${cell}: error code`).to.be.oneOf(expected.codes);
-        expected.check?.(res, w, cell);
+        if (expected.codes) {
+          // The web page answers its errors as pages a person reads: no code to compare.
+          if (row.endpoint.htmlErrors) expect(res.headers['content-type'], `${cell}: an HTML error page`).to.match(/^text\/html/);
+          else expect(res.body.error?.code, `${cell}: error code`).to.be.oneOf(expected.codes);
+        }
         // A credentialed answer, success or refusal, is the caller's alone: no cache may keep or share it.
         if (kind.key !== 'none') {
           expect(res.headers['cache-control'], `${cell}: Cache-Control`).to.equal('no-store');
@@ -73,7 +75,7 @@ describe('the authentication matrix', () => {
         }
         const succeeded = res.status < 300;
         if (kind.owner === 'other' && succeeded) {
-          for (const id of secretsOfThisGame()) expect(res.text, `${cell}: answers with this game's ${id}`).to.not.include(id);
+          for (const id of secretsOfThisGame(row, w)) expect(res.text, `${cell}: answers with this game's ${id}`).to.not.include(id);
         }
         const [afterA, afterB] = await snapshotGames([w.a.game.gameId, w.b.game.gameId]);
         const writes = succeeded && row.method !== 'get';
@@ -85,7 +87,7 @@ describe('the authentication matrix', () => {
   }
 
   it('when the OpenAPI document lists an operation that takes credentials, then the matrix has a row for it', () => {
-    const secured = Object.entries(openApiDocument.paths).flatMap(([path, operations]) =>
+    const secured = Object.entries(openApiDocument().paths).flatMap(([path, operations]) =>
       Object.entries(operations as Record<string, { security?: unknown[] }>)
         .filter(([, operation]) => (operation.security ?? []).length > 0)
         .map(([method]) => `${method.toUpperCase()} ${path}`),

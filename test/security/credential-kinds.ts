@@ -1,13 +1,14 @@
+import type { CredentialKind as Credentials } from '../../api/middleware/auth.js';
 import { ADMIN } from '../helpers/fixtures.js';
 import { forgedToken, type GameWorld } from './world.js';
 
 /**
- * How an endpoint authenticates, as the contract describes it: the publishable key alone (signup),
- * a game client (publishable key + anonymous token), the secret key, either of those two (a
- * player's record), a third-party key, the admin token, the anonymous token in ?token= (the
- * web page's entries), or the metrics token (Authorization: Bearer, like the admin token).
+ * How an endpoint authenticates: its descriptor's credentials (those that take any), e.g. the
+ * publishable key alone (signup), a game client (publishable key + anonymous token), the secret
+ * key, either of those two (a player's record), a third-party key, the admin token, the anonymous
+ * token in ?token= (the web page), or the metrics token (Authorization: Bearer, like the admin token).
  */
-export type Auth = 'publishable' | 'client' | 'secret' | 'serverOrClient' | 'thirdParty' | 'admin' | 'pageToken' | 'metrics';
+export type Auth = Exclude<Credentials, 'none'>;
 
 export type AuthCode = 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token';
 
@@ -35,6 +36,8 @@ export interface CredentialKind {
   name: string;
   /** Whose credential it is: the game under test's, the other game's, or nobody's. */
   owner: 'this' | 'other' | 'none';
+  /** Whose anonymous token it carries, when it carries one (what the web page reads). */
+  tokenOwner?: 'this' | 'other';
   headers(a: GameWorld, b: GameWorld): Record<string, string>;
   verdicts: Record<Auth, Verdict>;
 }
@@ -43,9 +46,9 @@ const OK = 'accepted';
 
 /** Refusals by header name: what an endpoint answers when its header is absent from a credential. */
 const noKey = {
-  publishable: 'missing_key',
-  client: 'missing_key',
-  secret: 'missing_key',
+  publishableKey: 'missing_key',
+  gameClient: 'missing_key',
+  secretKey: 'missing_key',
   serverOrClient: 'missing_key',
   thirdParty: 'missing_key',
   metrics: 'missing_token',
@@ -74,9 +77,9 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
       Authorization: 'Bearer garbage',
     }),
     verdicts: {
-      publishable: 'invalid_key',
-      client: 'invalid_key',
-      secret: 'invalid_key',
+      publishableKey: 'invalid_key',
+      gameClient: 'invalid_key',
+      secretKey: 'invalid_key',
       serverOrClient: 'invalid_key',
       thirdParty: 'invalid_key',
       admin: 'invalid_admin_token',
@@ -110,21 +113,22 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: "the other game's publishable key",
     owner: 'other',
     headers: (_a, b) => pk(b),
-    verdicts: { ...noKey, publishable: OK, client: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
   },
   {
     key: 'otherClient',
     name: "the other game's publishable key and token",
     owner: 'other',
+    tokenOwner: 'other',
     headers: (_a, b) => ({ ...pk(b), ...token(b) }),
-    verdicts: { ...noKey, publishable: OK, client: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
   },
   {
     key: 'otherSecret',
     name: "the other game's secret key",
     owner: 'other',
     headers: (_a, b) => ({ 'Secret-Key': b.game.secretKey }),
-    verdicts: { ...noKey, secret: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: { ...noKey, secretKey: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
   },
   {
     key: 'otherThirdParty',
@@ -137,35 +141,37 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     key: 'otherToken',
     name: "this game's publishable key with the other game's token",
     owner: 'this',
+    tokenOwner: 'other',
     headers: (a, b) => ({ ...pk(a), ...token(b) }),
-    verdicts: { ...noKey, publishable: OK, client: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: OK },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: OK },
   },
   {
     key: 'forgedToken',
     name: "this game's publishable key with a forged token",
     owner: 'this',
     headers: (a) => ({ ...pk(a), 'Anonymous-Authorization': forgedToken(a) }),
-    verdicts: { ...noKey, publishable: OK, client: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: 'invalid_token' },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: 'invalid_token', serverOrClient: 'invalid_token', admin: 'missing_admin_token', pageToken: 'invalid_token' },
   },
   {
     key: 'publishable',
     name: "this game's publishable key alone",
     owner: 'this',
     headers: (a) => pk(a),
-    verdicts: { ...noKey, publishable: OK, client: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: 'missing_token', serverOrClient: 'missing_token', admin: 'missing_admin_token', pageToken: 'missing_token' },
   },
   {
     key: 'client',
     name: "this game's publishable key and token",
     owner: 'this',
+    tokenOwner: 'this',
     headers: (a) => ({ ...pk(a), ...token(a) }),
-    verdicts: { ...noKey, publishable: OK, client: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+    verdicts: { ...noKey, publishableKey: OK, gameClient: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
   },
   {
     key: 'secret',
     name: "this game's secret key",
     owner: 'this',
     headers: (a) => ({ 'Secret-Key': a.game.secretKey }),
-    verdicts: { ...noKey, secret: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: { ...noKey, secretKey: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
   },
 ];

@@ -10,7 +10,7 @@ import type { FuzzWorld } from './fuzz-world.js';
 /** Building, sending and judging the fuzzed requests. */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export const methodOf = (target: FuzzTarget) => target.operation.split(' ')[0]!.toLowerCase() as Method;
+export const methodOf = (target: FuzzTarget): Method => target.endpoint.method;
 
 export function send(method: Method, path: string, headers: Record<string, string>, body: WireBody = {}): Promise<Response> {
   const request = api()[method](path).set(headers);
@@ -34,21 +34,21 @@ const parametersOf = (target: FuzzTarget) => (target.operation.match(/\{/g) ?? [
 export function pinnedRequests(target: FuzzTarget, w: FuzzWorld): HostileRequest[] {
   const parameters = parametersOf(target);
   const path = (segment: (i: number) => string) => target.path(Array.from({ length: parameters }, (_, i) => segment(i)));
-  const real = path((i) => percentEncode(target.known?.(w)[i]?.[0] ?? 'x'));
+  const real = path((i) => percentEncode(target.known(w)[i]?.[0] ?? 'x'));
   return [
     ...(parameters > 0 ? [{ path: path(() => '%'), body: {} }, { path: path(() => '%00'), body: {} }] : []),
     { path: real, body: { contentType: 'text/plain', text: 'score=1' } },
     { path: real, body: { contentType: 'application/json', oversized: 70 * 1024 } },
-    ...(target.nulBody ? [{ path: real, body: { contentType: 'application/json', text: JSON.stringify(target.nulBody) } }] : []),
+    ...target.nulBodies.map((body) => ({ path: real, body: { contentType: 'application/json', text: JSON.stringify(body) } })),
   ];
 }
 
 /** Path, query and body values for one endpoint: hostile, with real values mixed in. */
 export function hostileRequest(target: FuzzTarget, w: FuzzWorld): fc.Arbitrary<HostileRequest> {
-  const known = target.known?.(w) ?? [];
+  const known = target.known(w);
   const parameters = parametersOf(target);
   const segments = fc.tuple(...Array.from({ length: parameters }, (_, i) => pathSegment(known[i] ?? [])));
-  const keys = target.query?.(w) ?? {};
+  const keys = target.query(w);
   const query = fc.record(Object.fromEntries(Object.entries(keys).map(([key, values]) => [key, queryValue(values)])), { requiredKeys: [] });
   const stray = fc.option(fc.tuple(fc.constantFrom('x', 'limit[]', 'LIMIT', '__proto__', 'token[a]'), queryValue()), { freq: 6 });
   return fc.record({ segments, query, stray, body: wireBody(target.body?.(w)) }).map(({ segments, query, stray, body }) => ({

@@ -1,277 +1,171 @@
 import fc from 'fast-check';
+import type { Response } from 'supertest';
+import type { CredentialKind } from '../../api/middleware/auth.js';
+import {
+  ENDPOINTS,
+  bodyFields,
+  fillPath,
+  namedValues,
+  operationName,
+  pathParameters,
+  queryFields,
+  successes,
+  type AnyEndpoint,
+  type Field,
+} from './endpoint-values.js';
 import type { FuzzWorld } from './fuzz-world.js';
 import { hostileObject, hostileString, hostileValue } from './fuzz-inputs.js';
 
 export type Credential = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKey' | 'AdminToken';
 
-/** One endpoint to fuzz, described by what it takes. */
+/** One endpoint to fuzz, read from its descriptor. */
 export interface FuzzTarget {
+  endpoint: AnyEndpoint;
   /** As the OpenAPI document names it. */
   operation: string;
   /** The path, from its (already encoded) parameter values. */
   path(values: string[]): string;
   /** Real values for each path parameter, mixed into the hostile ones so bodies reach the engine. */
-  known?(w: FuzzWorld): string[][];
+  known(w: FuzzWorld): string[][];
   /** Query keys, each with real values to mix in. */
-  query?(w: FuzzWorld): Record<string, string[]>;
+  query(w: FuzzWorld): Record<string, string[]>;
   /** The body's own keys with hostile values. */
   body?(w: FuzzWorld): fc.Arbitrary<Record<string, unknown>>;
-  /** Alternatives, each a set of credentials sent together (none: the endpoint takes none). */
+  /** Alternatives, each a set of credentials sent together (none: the endpoint takes no header). */
   credentials: Credential[][];
   /** A request that changes nothing even when it is let through, and its status when it is. */
   harmless?(w: FuzzWorld): { path: string; body?: object; status: number };
-  /** Successes that legitimately change the game's data. */
-  changes?(status: number): boolean;
+  /** Whether this answer may have come with a change to the game's data. */
+  changes(res: Response): boolean;
   /** Its errors are HTML pages for a person, not JSON. */
-  htmlErrors?: boolean;
-  /** A body storing text with U+0000, which PostgreSQL cannot hold: always tried. */
-  nulBody?: object;
+  htmlErrors: boolean;
+  /** Bodies storing text with U+0000, which PostgreSQL cannot hold: always tried. */
+  nulBodies: object[];
 }
 
 const CLIENT: Credential[] = ['PublishableKey', 'AnonymousToken'];
-const boards = (w: FuzzWorld) => [w.board, w.open, w.lowest, w.clanBoard];
-const players = (w: FuzzWorld) => [w.player.playerId, w.rival.playerId, w.unscored.playerId];
-const paging = { limit: ['1', '50', '1000'], offset: ['0', '3'] };
-const either = <T>(arbitrary: fc.Arbitrary<T>, ...values: T[]): fc.Arbitrary<T> => fc.oneof(arbitrary, fc.constantFrom(...values));
-const always = () => true;
+const HEADERS: Record<CredentialKind, Credential[][]> = {
+  none: [],
+  pageToken: [],
+  metrics: [],
+  publishableKey: [['PublishableKey']],
+  gameClient: [CLIENT],
+  secretKey: [['SecretKey']],
+  serverOrClient: [['SecretKey'], CLIENT],
+  thirdParty: [['ApiKey']],
+  admin: [['AdminToken']],
+};
+/** Credentials that belong to a game: only requests made with them may change the game's data. */
+const GAME_CREDENTIALS = new Set<CredentialKind>(['publishableKey', 'gameClient', 'secretKey', 'serverOrClient', 'thirdParty']);
 
-/** Batches whose arrays pair up, so they get past the shape checks to the per-pair ones. */
-const pairedBatch = (w: FuzzWorld) =>
-  fc
-    .array(fc.tuple(hostileValue, either(hostileString, ...boards(w))), { minLength: 1, maxLength: 4 })
-    .map((pairs) => ({ player_id: w.player.playerId, scores: pairs.map(([score]) => score), leaderboard_ids: pairs.map(([, id]) => id) }));
+/** The fuzzed game's real values for a parameter or field, by its name (the first is where every read answers). */
+function worldValues(name: string, w: FuzzWorld): unknown[] {
+  const players = [w.player.playerId, w.rival.playerId, w.unscored.playerId];
+  const boards = [w.clanBoard, w.board, w.open, w.lowest];
+  const values: Record<string, unknown[]> = {
+    leaderboard_id: boards,
+    leaderboard_ids: boards.map((board) => [board]),
+    player_id: players,
+    alias_id: [...players, w.steamId],
+    clan_id: [w.clan, null],
+    aliases: [{ steam: w.steamId }],
+    device_id: [w.device],
+    token: [w.player.token],
+    file: ['page.css', 'page.js'],
+  };
+  return values[name] ?? [];
+}
 
-const clientBoard = (v: string[]) => `/api/v1/client/leaderboards/${v[0]}`;
-const thirdParty = (v: string[]) => `/api/v1/third_party/leaderboards/${v[0]}`;
+const either = (arbitrary: fc.Arbitrary<unknown>, values: unknown[]): fc.Arbitrary<unknown> =>
+  values.length > 0 ? fc.oneof(arbitrary, fc.constantFrom(...values)) : arbitrary;
 
-export const FUZZ_TARGETS: FuzzTarget[] = [
-  {
-    operation: 'POST /api/v1/signup/anonymous',
-    path: () => '/api/v1/signup/anonymous',
-    body: (w) => hostileObject({ device_id: either(hostileValue, w.device) }),
-    credentials: [['PublishableKey']],
-    harmless: (w) => ({ path: '/api/v1/signup/anonymous', body: { device_id: w.device }, status: 200 }),
-    changes: (status) => status === 201,
-    nulBody: { device_id: 'a\u0000b' },
-  },
-  {
-    operation: 'POST /api/v1/client/leaderboards/{leaderboard_id}/report_score',
-    path: (v) => `${clientBoard(v)}/report_score`,
-    known: (w) => [boards(w)],
-    body: () => hostileObject({ score: hostileValue }),
-    credentials: [CLIENT],
-    harmless: (w) => ({ path: `/api/v1/client/leaderboards/${w.board}/report_score`, body: { score: 1 }, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/client/leaderboards/{leaderboard_id}/players/{player_id}',
-    path: (v) => `${clientBoard(v)}/players/${v[1]}`,
-    known: (w) => [boards(w), players(w)],
-    credentials: [['SecretKey'], CLIENT],
-    harmless: (w) => ({ path: `/api/v1/client/leaderboards/${w.board}/players/${w.player.playerId}`, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/client/leaderboards/{leaderboard_id}',
-    path: clientBoard,
-    known: (w) => [boards(w)],
-    query: () => ({ ...paging, clan: ['true', 'false'] }),
-    credentials: [CLIENT],
-    harmless: (w) => ({ path: `/api/v1/client/leaderboards/${w.clanBoard}?clan=true`, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/client/leaderboards/{leaderboard_id}/around_me',
-    path: (v) => `${clientBoard(v)}/around_me`,
-    known: (w) => [boards(w)],
-    query: () => ({ range: ['1', '50'] }),
-    credentials: [CLIENT],
-    harmless: (w) => ({ path: `/api/v1/client/leaderboards/${w.open}/around_me`, status: 200 }),
-  },
-  {
-    operation: 'PATCH /api/v1/client/players/me',
-    path: () => '/api/v1/client/players/me',
-    body: () => hostileObject({ display_name: hostileValue }),
-    credentials: [CLIENT],
-    harmless: () => ({ path: '/api/v1/client/players/me', body: { display_name: ' ' }, status: 400 }),
-    changes: (status) => status === 200,
-    nulBody: { display_name: 'a\u0000b' },
-  },
-  {
-    operation: 'POST /api/v1/server/report_scores',
-    path: () => '/api/v1/server/report_scores',
-    body: (w) =>
-      fc.oneof(
-        pairedBatch(w),
-        hostileObject({
-          player_id: either(hostileValue, w.player.playerId),
-          scores: either(fc.array(hostileValue, { maxLength: 3 }), [1]),
-          leaderboard_ids: either(fc.array(hostileString, { maxLength: 3 }), [w.board]),
-        }),
+/** A field's value: hostile, or one of the values the schema or the world names; arrays hold such items. */
+function fieldValue(name: string, field: Field, w: FuzzWorld, length?: number): fc.Arbitrary<unknown> {
+  const known = [...worldValues(name, w), ...namedValues(field)];
+  if (field.type === 'array') {
+    const itemKnown = [...worldValues(name, w).flatMap((v) => (Array.isArray(v) ? v : [])), ...namedValues(field.items?.[0] ?? { type: 'any' })];
+    const items = either(fc.oneof(hostileValue, hostileString), itemKnown);
+    const size = length === undefined ? { maxLength: 4 } : { minLength: length, maxLength: length };
+    return either(fc.array(items, size), known);
+  }
+  if (field.type === 'object') {
+    const examples = known.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
+    const keys = examples.flatMap((e) => Object.keys(e));
+    const values = [null, ...examples.flatMap((e) => Object.values(e))];
+    return fc.oneof(hostileValue, fc.dictionary(either(hostileString, keys) as fc.Arbitrary<string>, either(hostileValue, values), { maxKeys: 3 }));
+  }
+  return either(hostileValue, known);
+}
+
+/** Hostile bodies of the endpoint's own keys; arrays of one length together, so paired lists get past their shape check. */
+function bodyArbitrary(endpoint: AnyEndpoint, w: FuzzWorld): fc.Arbitrary<Record<string, unknown>> | undefined {
+  if (!endpoint.body) return undefined;
+  const fields = Object.entries(bodyFields(endpoint));
+  const free = hostileObject(Object.fromEntries(fields.map(([name, field]) => [name, fieldValue(name, field, w)])));
+  if (fields.filter(([, field]) => field.type === 'array').length < 2) return free;
+  const paired = fc
+    .integer({ min: 1, max: 4 })
+    .chain((n) => fc.record(Object.fromEntries(fields.map(([name, field]) => [name, fieldValue(name, field, w, n)]))));
+  return fc.oneof(paired, free);
+}
+
+/** One body per stored text field: U+0000 where a string (or an object's string) would go. */
+function nulBodies(endpoint: AnyEndpoint): object[] {
+  return Object.entries(bodyFields(endpoint)).flatMap(([name, field]): object[] => {
+    if (field.type === 'string') return [{ [name]: 'a\u0000b' }];
+    const [example] = namedValues(field).filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
+    const [key] = Object.keys(example ?? {});
+    return field.type === 'object' && key ? [{ [name]: { [key]: 'a\u0000b' } }] : [];
+  });
+}
+
+/**
+ * A request that changes nothing even when let through: a read with real ids; a body with a key no
+ * schema knows (400); or, without a body, ids nothing has (404).
+ */
+function harmless(endpoint: AnyEndpoint) {
+  if (HEADERS[endpoint.credentials].length === 0) return undefined;
+  const parameters = pathParameters(endpoint);
+  return (w: FuzzWorld) => {
+    if (endpoint.method === 'get') {
+      const path = fillPath(endpoint, parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))));
+      return { path, status: successes(endpoint)[0]! };
+    }
+    if (endpoint.body) {
+      const path = fillPath(endpoint, parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))));
+      return { path, body: { no_such_field: 1 }, status: 400 };
+    }
+    return { path: fillPath(endpoint, parameters.map((name) => `no-such-${name.replace(/_/g, '-')}`)), status: 404 };
+  };
+}
+
+/** An answer that reports no score improved changed nothing: the world's player already holds the best. */
+function improvedNothing(body: unknown): boolean {
+  const { improved, results } = (body ?? {}) as { improved?: unknown; results?: { improved?: unknown }[] };
+  return improved === false || (Array.isArray(results) && results.every((result) => result.improved === false));
+}
+
+function targetOf(endpoint: AnyEndpoint): FuzzTarget {
+  const parameters = pathParameters(endpoint);
+  const mayChange = endpoint.method !== 'get' && GAME_CREDENTIALS.has(endpoint.credentials);
+  const check = harmless(endpoint);
+  return {
+    endpoint,
+    operation: operationName(endpoint),
+    path: (values) => fillPath(endpoint, values),
+    known: (w) => parameters.map((name) => worldValues(name, w).map(String)),
+    query: (w) =>
+      Object.fromEntries(
+        Object.entries(queryFields(endpoint)).map(([name, field]) => [name, [...worldValues(name, w), ...namedValues(field)].map(String)]),
       ),
-    credentials: [['SecretKey']],
-    harmless: (w) => ({ path: '/api/v1/server/report_scores', body: { player_id: w.player.playerId, scores: [1], leaderboard_ids: [w.board] }, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/server/leaderboards',
-    path: () => '/api/v1/server/leaderboards',
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/leaderboards', status: 200 }),
-  },
-  {
-    operation: 'PUT /api/v1/server/leaderboards/{leaderboard_id}',
-    path: (v) => `/api/v1/server/leaderboards/${v[0]}`,
-    known: (w) => [boards(w)],
-    body: () =>
-      hostileObject({
-        name: hostileValue,
-        type: either(hostileValue, 'individual', 'clan'),
-        sort_order: either(hostileValue, 'desc', 'asc'),
-        client_reports: either(hostileValue, true, false),
-        min_score: either(hostileValue, null),
-        max_score: either(hostileValue, null),
-      }),
-    credentials: [['SecretKey']],
-    // Changing the type of a leaderboard with scores is refused.
-    harmless: (w) => ({ path: `/api/v1/server/leaderboards/${w.board}`, body: { type: 'clan' }, status: 409 }),
-    changes: always,
-    nulBody: { name: '\u0000' },
-  },
-  {
-    operation: 'DELETE /api/v1/server/leaderboards/{leaderboard_id}',
-    path: (v) => `/api/v1/server/leaderboards/${v[0]}`,
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/leaderboards/no-such-board', status: 404 }),
-    changes: always,
-  },
-  {
-    operation: 'PUT /api/v1/server/clans/{clan_id}',
-    path: (v) => `/api/v1/server/clans/${v[0]}`,
-    known: (w) => [[w.clan]],
-    body: () => hostileObject({ name: hostileValue }),
-    credentials: [['SecretKey']],
-    harmless: (w) => ({ path: `/api/v1/server/clans/${w.clan}`, body: { name: '' }, status: 400 }),
-    changes: always,
-    nulBody: { name: '\u0000' },
-  },
-  {
-    operation: 'DELETE /api/v1/server/clans/{clan_id}',
-    path: (v) => `/api/v1/server/clans/${v[0]}`,
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/clans/no-such-clan', status: 404 }),
-    changes: always,
-  },
-  {
-    operation: 'PATCH /api/v1/server/players/{player_id}',
-    path: (v) => `/api/v1/server/players/${v[0]}`,
-    known: (w) => [players(w)],
-    body: (w) =>
-      hostileObject({
-        display_name: hostileValue,
-        clan_id: either(hostileValue, w.clan, null),
-        aliases: fc.oneof(hostileValue, fc.dictionary(either(hostileString, 'steam', 'discord'), either<unknown>(hostileValue, null, w.steamId), { maxKeys: 3 })),
-      }),
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/players/no-such-player', body: {}, status: 404 }),
-    changes: always,
-    nulBody: { aliases: { steam: 'a\u0000b' } },
-  },
-  {
-    operation: 'POST /api/v1/server/third_party_keys',
-    path: () => '/api/v1/server/third_party_keys',
-    body: () => hostileObject({ name: hostileValue }),
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/third_party_keys', body: {}, status: 400 }),
-    changes: always,
-    nulBody: { name: '\u0000' },
-  },
-  {
-    operation: 'GET /api/v1/server/third_party_keys',
-    path: () => '/api/v1/server/third_party_keys',
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/third_party_keys', status: 200 }),
-  },
-  {
-    operation: 'DELETE /api/v1/server/third_party_keys/{key_id}',
-    path: (v) => `/api/v1/server/third_party_keys/${v[0]}`,
-    credentials: [['SecretKey']],
-    harmless: () => ({ path: '/api/v1/server/third_party_keys/no-such-key', status: 404 }),
-    changes: always,
-  },
-  {
-    operation: 'GET /api/v1/third_party/leaderboards/{leaderboard_id}',
-    path: thirdParty,
-    known: (w) => [boards(w)],
-    query: () => ({ ...paging, clan: ['true', '1', '0'] }),
-    credentials: [['ApiKey']],
-    harmless: (w) => ({ path: `/api/v1/third_party/leaderboards/${w.lowest}`, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/third_party/leaderboards/{leaderboard_id}/player/{alias_id}',
-    path: (v) => `${thirdParty(v)}/player/${v[1]}`,
-    known: (w) => [boards(w), [...players(w), w.steamId]],
-    query: () => ({ alias_type: ['steam', 'discord'], clan: ['true', 'false'] }),
-    credentials: [['ApiKey']],
-    harmless: (w) => ({ path: `/api/v1/third_party/leaderboards/${w.clanBoard}/player/${w.steamId}?alias_type=steam&clan=true`, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/third_party/leaderboards/{leaderboard_id}/clans/{clan_id}',
-    path: (v) => `${thirdParty(v)}/clans/${v[1]}`,
-    known: (w) => [boards(w), [w.clan]],
-    credentials: [['ApiKey']],
-    harmless: (w) => ({ path: `/api/v1/third_party/leaderboards/${w.clanBoard}/clans/${w.clan}`, status: 200 }),
-  },
-  {
-    operation: 'GET /api/v1/third_party/leaderboards/{leaderboard_id}/clans/{clan_id}/members',
-    path: (v) => `${thirdParty(v)}/clans/${v[1]}/members`,
-    known: (w) => [boards(w), [w.clan]],
-    query: () => paging,
-    credentials: [['ApiKey']],
-    harmless: (w) => ({ path: `/api/v1/third_party/leaderboards/${w.clanBoard}/clans/${w.clan}/members`, status: 200 }),
-  },
-  {
-    operation: 'POST /api/v1/admin/games',
-    path: () => '/api/v1/admin/games',
-    body: () => hostileObject({ name: hostileValue }),
-    credentials: [['AdminToken']],
-    harmless: () => ({ path: '/api/v1/admin/games', body: {}, status: 400 }),
-    nulBody: { name: '\u0000' },
-  },
-  {
-    operation: 'GET /api/v1/admin/games',
-    path: () => '/api/v1/admin/games',
-    credentials: [['AdminToken']],
-    harmless: () => ({ path: '/api/v1/admin/games', status: 200 }),
-  },
-  {
-    operation: 'POST /api/v1/admin/games/{game_id}/secret_key',
-    path: (v) => `/api/v1/admin/games/${v[0]}/secret_key`,
-    credentials: [['AdminToken']],
-    harmless: () => ({ path: '/api/v1/admin/games/no-such-game/secret_key', status: 404 }),
-  },
-  {
-    operation: 'GET /leaderboards/{leaderboard_id}',
-    path: (v) => `/leaderboards/${v[0]}`,
-    known: (w) => [boards(w)],
-    query: (w) => ({ token: [w.player.token], hideCloseButton: ['true', '0'], view: ['clans', 'players'] }),
-    credentials: [],
-    htmlErrors: true,
-  },
-  {
-    operation: 'GET /leaderboards/{leaderboard_id}/entries',
-    path: (v) => `/leaderboards/${v[0]}/entries`,
-    known: (w) => [boards(w)],
-    query: (w) => ({ token: [w.player.token], ...paging, view: ['clans', 'players'] }),
-    credentials: [],
-  },
-  {
-    operation: 'GET /api/v1/users/{player_id}/avatar.png',
-    path: (v) => `/api/v1/users/${v[0]}/avatar.png`,
-    known: (w) => [players(w)],
-    query: () => ({ size: ['16', '512'] }),
-    credentials: [],
-  },
-  {
-    operation: 'GET /web-assets/{file}',
-    path: (v) => `/web-assets/${v[0]}`,
-    known: () => [['page.css', 'page.js']],
-    credentials: [],
-  },
-];
+    ...(endpoint.body ? { body: (w: FuzzWorld) => bodyArbitrary(endpoint, w)! } : {}),
+    credentials: HEADERS[endpoint.credentials],
+    ...(check ? { harmless: check } : {}),
+    changes: (res) => mayChange && res.status < 300 && !improvedNothing(res.body),
+    htmlErrors: endpoint.htmlErrors !== undefined,
+    nulBodies: nulBodies(endpoint),
+  };
+}
+
+/** Every endpoint but the operations ones (health, readiness, metrics, the document and its page). */
+export const FUZZ_TARGETS: FuzzTarget[] = ENDPOINTS.filter((endpoint) => endpoint.tag !== 'Operations').map(targetOf);

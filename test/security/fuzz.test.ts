@@ -41,7 +41,7 @@ describe('fuzzing every endpoint', () => {
 
       before(async function () {
         this.timeout(30_000);
-        w = await (target.changes ? buildFuzzWorld() : (shared ??= buildFuzzWorld()));
+        w = await (target.endpoint.method !== 'get' ? buildFuzzWorld() : (shared ??= buildFuzzWorld()));
         state = undefined;
       });
 
@@ -97,7 +97,7 @@ describe('fuzzing every endpoint', () => {
                 const sent = body.oversized ? `a body of ${body.oversized} bytes` : body.text === undefined ? 'no body' : `body ${body.text.slice(0, 200)}`;
                 const where = `${describeResponse(method, path, res)} to ${sent}`;
                 expectWellFormed(target, res, where);
-                return { where, accepted: res.status < 300 && (target.changes?.(res.status) ?? false) };
+                return { where, accepted: target.changes(res) };
               },
             ),
           ),
@@ -108,7 +108,7 @@ describe('fuzzing every endpoint', () => {
   }
 
   it('when the OpenAPI document lists an operation, then it is fuzzed (operations endpoints aside)', () => {
-    const documented = Object.entries(openApiDocument.paths)
+    const documented = Object.entries(openApiDocument().paths)
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
       .filter((operation) => !/ \/(healthz|readyz|metrics|openapi\.json|docs)$/.test(operation));
     const fuzzed = new Set(FUZZ_TARGETS.map((target: FuzzTarget) => target.operation));

@@ -1,37 +1,55 @@
-import { Router } from 'express';
 import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import { validate } from '../../middleware/validate.js';
-import { gameView } from '../../views.js';
-import { listQuery, name } from '../schemas.js';
-
-const gameBody = Joi.object({ name: name.required() });
-const gameParams = Joi.object({ game_id: Joi.string().min(1).max(64).required() });
+import { createdGameView, gameView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { GameCreated, GameList, SecretKey } from '../responses.js';
+import { listQuery, name, object } from '../schemas.js';
 
 /** Games and their keys, for whoever runs the service (ADMIN_TOKEN). */
-export function adminRoutes(engine: Engine, auth: Authenticators): Router {
-  const router = Router();
-  router.use(auth.admin);
+export const adminEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/api/v1/admin/games',
+    operationId: 'createGame',
+    tag: 'Admin',
+    summary: 'Create a game with its publishable and secret keys (the secret is shown once)',
+    credentials: 'admin',
+    body: object({ name: name.example('Space Race') }),
+    responses: { 201: { schema: GameCreated } },
+    errors: [],
+    async handler({ body, app }) {
+      return { status: 201, body: createdGameView(await app.engine.games.create(body.name)) };
+    },
+  }),
 
-  router.post('/games', validate({ body: gameBody }), async (_req, res) => {
-    const game = await engine.games.create(res.locals.body.name);
-    res.status(201).json({
-      game_id: game.id,
-      name: game.name,
-      publishable_key: game.publishableKey,
-      secret_key: game.secretKey,
-    });
-  });
+  endpoint({
+    method: 'get',
+    path: '/api/v1/admin/games',
+    operationId: 'listGames',
+    tag: 'Admin',
+    summary: 'List games, oldest first, a page at a time',
+    credentials: 'admin',
+    query: listQuery,
+    responses: { 200: { schema: GameList } },
+    errors: [400],
+    async handler({ query: { limit, offset }, app }) {
+      const { total, games } = await app.engine.games.list(offset, limit);
+      return { status: 200, body: { games: games.map(gameView), total, limit, offset } };
+    },
+  }),
 
-  router.get('/games', validate({ query: listQuery }), async (_req, res) => {
-    const { limit, offset } = res.locals.query;
-    const { total, games } = await engine.games.list(offset, limit);
-    res.json({ games: games.map(gameView), total, limit, offset });
-  });
-
-  router.post('/games/:game_id/secret_key', validate({ params: gameParams }), async (_req, res) => {
-    res.json({ secret_key: await engine.games.rotateSecretKey(res.locals.params.game_id) });
-  });
-  return router;
-}
+  endpoint({
+    method: 'post',
+    path: '/api/v1/admin/games/:game_id/secret_key',
+    operationId: 'rotateSecretKey',
+    tag: 'Admin',
+    summary: "Rotate a game's secret key; the old one stops working at once",
+    credentials: 'admin',
+    params: object({ game_id: Joi.string().min(1).max(64).description('The game') }),
+    responses: { 200: { schema: SecretKey } },
+    // It reads no body, but a body sent anyway is still checked (400 invalid_json, 413, 415).
+    errors: [400, 404, 413, 415],
+    async handler({ params, app }) {
+      return { status: 200, body: { secret_key: await app.engine.games.rotateSecretKey(params.game_id) } };
+    },
+  }),
+];

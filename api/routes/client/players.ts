@@ -1,19 +1,24 @@
-import { Router } from 'express';
-import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import { validate } from '../../middleware/validate.js';
-import { displayName } from '../schemas.js';
 import { playerView } from '../../views.js';
-
-const renameBody = Joi.object({ display_name: displayName.required() });
+import { endpoint } from '../endpoint.js';
+import { Player } from '../responses.js';
+import { displayName, object } from '../schemas.js';
 
 /** A player renames themself. */
-export function clientPlayerRoutes(engine: Engine, auth: Authenticators): Router {
-  const router = Router();
-  router.patch('/players/me', auth.gameClient, validate({ body: renameBody }), async (_req, res) => {
-    const player = await engine.players.rename(res.locals.game.id, res.locals.playerId!, res.locals.body.display_name);
-    res.json(playerView(player, await engine.players.aliasesOf(player.id)));
-  });
-  return router;
-}
+export const clientPlayerEndpoints = [
+  endpoint({
+    method: 'patch',
+    path: '/api/v1/client/players/me',
+    operationId: 'renameMe',
+    tag: 'Game client',
+    summary: 'Set the player’s display name',
+    credentials: 'gameClient',
+    body: object({ display_name: displayName.example('Ada') }),
+    responses: { 200: { schema: Player } },
+    errors: [404],
+    async handler({ caller, body, app }) {
+      const player = await app.engine.players.rename(caller.game.id, caller.playerId, body.display_name);
+      const aliases = await app.engine.players.aliasesOf(player.id);
+      return { status: 200, body: playerView(player, aliases) };
+    },
+  }),
+];

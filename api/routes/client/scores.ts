@@ -1,44 +1,48 @@
-import { Router } from 'express';
-import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
 import { ForbiddenError } from '../../../engine/errors.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import type { RateLimits } from '../../middleware/rate-limit.js';
-import { validate } from '../../middleware/validate.js';
-import { leaderboardId, leaderboardParams, playerId, score } from '../schemas.js';
 import { playerRecordView, reportView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { PlayerRecord, ReportResult } from '../responses.js';
+import { leaderboardId, leaderboardParams, object, playerId, score } from '../schemas.js';
 
-const reportBody = Joi.object({ score: score.required() });
-const recordParams = Joi.object({ leaderboard_id: leaderboardId.required(), player_id: playerId.required() });
-
-/** Endpoints 2 and 4: a game client reports a score; a record is read by the server or its own player. */
-export function clientScoreRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
-  const router = Router();
-
-  router.post(
-    '/leaderboards/:leaderboard_id/report_score',
-    auth.gameClient,
-    limits.reports,
-    validate({ params: leaderboardParams, body: reportBody }),
-    async (_req, res) => {
-      const { game, playerId: player } = res.locals;
-      const result = await engine.scores.reportFromClient(game.id, player!, res.locals.params.leaderboard_id, res.locals.body.score);
-      res.json(reportView(player!, result));
+/** A game client reports a score; a record is read by the server or its own player. */
+export const clientScoreEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/report_score',
+    operationId: 'reportScore',
+    tag: 'Game client',
+    summary: 'Report a score for the token’s player',
+    description: 'Keeps the best score (higher on desc leaderboards, lower on asc); the rank already reflects this report.',
+    credentials: 'gameClient',
+    rateLimit: 'reports',
+    params: leaderboardParams,
+    body: object({ score }),
+    responses: { 200: { schema: ReportResult } },
+    errors: [403, 404],
+    async handler({ caller, params, body, app }) {
+      const result = await app.engine.scores.reportFromClient(caller.game.id, caller.playerId, params.leaderboard_id, body.score);
+      return { status: 200, body: reportView(caller.playerId, result) };
     },
-  );
+  }),
 
-  router.get(
-    '/leaderboards/:leaderboard_id/players/:player_id',
-    auth.serverOrClient,
-    validate({ params: recordParams }),
-    async (_req, res) => {
-      const { leaderboard_id, player_id } = res.locals.params;
-      if (!res.locals.serverCaller && res.locals.playerId !== player_id) {
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/players/:player_id',
+    operationId: 'getPlayerRecord',
+    tag: 'Game client',
+    summary: "Read a player's record",
+    description:
+      'With the Secret-Key: any player of the game. With a player token: that player only (else 403 forbidden). 404 record_not_found when the player has no score there.',
+    credentials: 'serverOrClient',
+    params: object({ leaderboard_id: leaderboardId.description('The leaderboard'), player_id: playerId.description("The service's player id") }),
+    responses: { 200: { schema: PlayerRecord } },
+    errors: [400, 403, 404],
+    async handler({ caller, params, app }) {
+      if (caller.playerId !== null && caller.playerId !== params.player_id) {
         throw new ForbiddenError("A player token may read only its own player's record; use the Secret-Key for others.");
       }
-      const record = await engine.scores.record(res.locals.game.id, leaderboard_id, player_id);
-      res.json(playerRecordView(engine.config.baseUrl, record));
+      const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id);
+      return { status: 200, body: playerRecordView(app.engine.config.baseUrl, record) };
     },
-  );
-  return router;
-}
+  }),
+];

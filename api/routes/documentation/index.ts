@@ -1,16 +1,32 @@
-import { Router } from 'express';
-import { openApiDocument } from '../../openapi/document.js';
-import { renderReference } from '../../openapi/reference-page.js';
+import { openApiDocument, referencePage } from '../../openapi/document.js';
+import { endpoint } from '../endpoint.js';
 
 /** The OpenAPI document and a readable reference rendered from it, with no outside assets. */
-export function documentationRoutes(): Router {
-  const router = Router();
-  const page = renderReference(openApiDocument);
-  router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(page);
-  });
-  return router;
-}
+export const documentationEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openApiDocument',
+    tag: 'Operations',
+    summary: 'This document',
+    credentials: 'none',
+    responses: { 200: { content: 'application/json', description: 'Success' } },
+    errors: [],
+    handler: () => ({ status: 200, body: openApiDocument() }),
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/docs',
+    operationId: 'apiReference',
+    tag: 'Operations',
+    summary: 'A readable API reference',
+    credentials: 'none',
+    responses: { 200: { content: 'text/html', description: 'Success' } },
+    errors: [],
+    handler({ res }) {
+      res.type('html');
+      return { status: 200, body: referencePage() };
+    },
+  }),
+];

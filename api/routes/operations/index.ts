@@ -1,48 +1,60 @@
-import { Router, type RequestHandler } from 'express';
-import { constantTimeEqual } from '../../../engine/credentials.js';
-import type { Engine } from '../../../engine/engine.js';
-import { AuthenticationError } from '../../../engine/errors.js';
-import type { HttpMetrics } from '../../metrics.js';
+import { endpoint } from '../endpoint.js';
+import { Health, Ready } from '../responses.js';
 
-/**
- * /metrics tells Node's version, memory and every route's traffic: only a scraper that holds
- * METRICS_TOKEN may read it.
- */
-function metricsToken(token: string): RequestHandler {
-  return (req, _res, next) => {
-    const presented = req.headers.authorization?.replace(/^Bearer\s+/i, '').trim();
-    if (!presented) throw new AuthenticationError('missing_token', 'Send the metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
-    if (!constantTimeEqual(presented, token)) throw new AuthenticationError('invalid_token', 'The metrics token is not valid.');
-    next();
-  };
-}
+const HEALTHY = { status: 'ok' } as const;
 
 /**
  * Liveness, readiness (Redis, PostgreSQL, persistence backlog) and Prometheus metrics (only when
  * METRICS_TOKEN is set; otherwise /metrics is an unknown route).
  */
-export function operationRoutes(engine: Engine, metrics: HttpMetrics): Router {
-  const router = Router();
+export const operationEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    tag: 'Operations',
+    summary: 'The process is alive',
+    credentials: 'none',
+    responses: { 200: { schema: Health } },
+    errors: [],
+    handler: () => ({ status: 200, body: HEALTHY }),
+  }),
 
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  endpoint({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tag: 'Operations',
+    summary: 'Redis and PostgreSQL answer (200), else 503; with the persistence backlog',
+    credentials: 'none',
+    responses: { 200: { schema: Ready }, 503: { schema: Ready, description: 'Also 503' } },
+    errors: [],
+    // Follows the boards with recent changes only, so a probe costs the same with 100,000 leaderboards.
+    async handler({ app: { engine, metrics }, res }) {
+      const { redis, postgres, pendingPersistence } = await engine.maintenance.readiness();
+      if (pendingPersistence !== null) metrics.pendingPersistence.set(pendingPersistence);
+      const ready = redis === 'ok' && postgres === 'ok';
+      const body = { redis, postgres, pending_persistence: pendingPersistence };
+      if (ready) return { status: 200, body };
+      res.setHeader('Retry-After', '1');
+      return { status: 503, body };
+    },
+  }),
 
-  // Follows the boards with recent changes only, so a probe costs the same with 100,000 leaderboards.
-  router.get('/readyz', async (_req, res) => {
-    const { redis, postgres, pendingPersistence } = await engine.maintenance.readiness();
-    if (pendingPersistence !== null) metrics.pendingPersistence.set(pendingPersistence);
-    const ready = redis === 'ok' && postgres === 'ok';
-    if (!ready) res.setHeader('Retry-After', '1');
-    res.status(ready ? 200 : 503).json({ redis, postgres, pending_persistence: pendingPersistence });
-  });
-
-  const token = engine.config.metricsToken;
-  if (token) {
-    router.get('/metrics', metricsToken(token), async (_req, res) => {
+  endpoint({
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics of this API process',
+    description: 'Served only when METRICS_TOKEN is set (otherwise 404 not_found), to "Authorization: Bearer <METRICS_TOKEN>".',
+    credentials: 'metrics',
+    enabled: (config) => Boolean(config.metricsToken),
+    responses: { 200: { content: 'text/plain', description: 'Success' } },
+    errors: [404],
+    async handler({ app: { metrics }, res }) {
       res.setHeader('Content-Type', metrics.registry.contentType);
-      res.send(await metrics.registry.metrics());
-    });
-  }
-  return router;
-}
+      return { status: 200, body: await metrics.registry.metrics() };
+    },
+  }),
+];

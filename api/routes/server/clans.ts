@@ -1,42 +1,45 @@
-import { Router } from 'express';
-import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import { validate } from '../../middleware/validate.js';
-import { aliasId, aliasType, clanId, displayName, name, playerId } from '../schemas.js';
-import { clanView, playerView } from '../../views.js';
+import { clanView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { Clan } from '../responses.js';
+import { clanId, name, object, optional } from '../schemas.js';
 
-const clanParams = Joi.object({ clan_id: clanId.required() });
-const clanBody = Joi.object({ name });
-const playerParams = Joi.object({ player_id: playerId.required() });
-const playerBody = Joi.object({
-  display_name: displayName,
-  clan_id: clanId.allow(null),
-  aliases: Joi.object().pattern(aliasType, aliasId.allow(null)),
-});
+const clanParams = object({ clan_id: clanId.description('The clan') });
 
-/** Clans and player metadata, managed by the game server. */
-export function serverClanRoutes(engine: Engine, auth: Authenticators): Router {
-  const router = Router();
+/** Clans, managed by the game server. */
+export const serverClanEndpoints = [
+  endpoint({
+    method: 'put',
+    path: '/api/v1/server/clans/:clan_id',
+    operationId: 'putClan',
+    tag: 'Game server',
+    summary: 'Create or rename a clan',
+    credentials: 'secretKey',
+    params: clanParams,
+    body: object({ name: optional(name) }),
+    responses: {
+      201: { schema: Clan, description: 'Created (200 with the same body when updated)' },
+      200: { schema: Clan, description: 'Also 200' },
+    },
+    errors: [404],
+    async handler({ caller, params, body, app }) {
+      const { clan, created } = await app.engine.clans.put(caller.game.id, params.clan_id, body.name);
+      return { status: created ? 201 : 200, body: clanView(clan) };
+    },
+  }),
 
-  router.put('/clans/:clan_id', auth.secretKey, validate({ params: clanParams, body: clanBody }), async (_req, res) => {
-    const { clan, created } = await engine.clans.put(res.locals.game.id, res.locals.params.clan_id, res.locals.body.name);
-    res.status(created ? 201 : 200).json(clanView(clan));
-  });
-
-  router.delete('/clans/:clan_id', auth.secretKey, validate({ params: clanParams }), async (_req, res) => {
-    await engine.clans.delete(res.locals.game.id, res.locals.params.clan_id);
-    res.status(204).end();
-  });
-
-  router.patch('/players/:player_id', auth.secretKey, validate({ params: playerParams, body: playerBody }), async (_req, res) => {
-    const body = res.locals.body;
-    const { profile, aliases } = await engine.players.update(res.locals.game.id, res.locals.params.player_id, {
-      ...(body.display_name !== undefined && { displayName: body.display_name }),
-      ...(body.clan_id !== undefined && { clanId: body.clan_id }),
-      ...(body.aliases !== undefined && { aliases: body.aliases }),
-    });
-    res.json(playerView(profile, aliases));
-  });
-  return router;
-}
+  endpoint({
+    method: 'delete',
+    path: '/api/v1/server/clans/:clan_id',
+    operationId: 'deleteClan',
+    tag: 'Game server',
+    summary: 'Delete a clan; its members become clanless and clan totals drop it',
+    credentials: 'secretKey',
+    params: clanParams,
+    responses: { 204: { description: 'Deleted' } },
+    errors: [400, 404, 409],
+    async handler({ caller, params, app }) {
+      await app.engine.clans.delete(caller.game.id, params.clan_id);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,41 +1,56 @@
-import { Router } from 'express';
 import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import { validate } from '../../middleware/validate.js';
-import { listQuery, name } from '../schemas.js';
-
-const keyBody = Joi.object({ name: name.required() });
-const keyParams = Joi.object({ key_id: Joi.string().min(1).max(128).required() });
+import { thirdPartyKeyView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { ThirdPartyKeyCreated, ThirdPartyKeyList } from '../responses.js';
+import { listQuery, name, object } from '../schemas.js';
 
 /** Read-only keys for outside integrations: created, listed and revoked by the game server. */
-export function serverThirdPartyKeyRoutes(engine: Engine, auth: Authenticators): Router {
-  const router = Router();
+export const serverThirdPartyKeyEndpoints = [
+  endpoint({
+    method: 'post',
+    path: '/api/v1/server/third_party_keys',
+    operationId: 'createThirdPartyKey',
+    tag: 'Game server',
+    summary: 'Create a read-only third-party key (shown once)',
+    credentials: 'secretKey',
+    body: object({ name: name.example('Discord bot') }),
+    responses: { 201: { schema: ThirdPartyKeyCreated } },
+    errors: [],
+    async handler({ caller, body, app }) {
+      const key = await app.engine.thirdPartyKeys.create(caller.game.id, body.name);
+      return { status: 201, body: { key_id: key.id, name: key.name, api_key: key.apiKey } };
+    },
+  }),
 
-  router.post('/third_party_keys', auth.secretKey, validate({ body: keyBody }), async (_req, res) => {
-    const key = await engine.thirdPartyKeys.create(res.locals.game.id, res.locals.body.name);
-    res.status(201).json({ key_id: key.id, name: key.name, api_key: key.apiKey });
-  });
+  endpoint({
+    method: 'get',
+    path: '/api/v1/server/third_party_keys',
+    operationId: 'listThirdPartyKeys',
+    tag: 'Game server',
+    summary: "The game's third-party keys (without the keys themselves), oldest first, a page at a time",
+    credentials: 'secretKey',
+    query: listQuery,
+    responses: { 200: { schema: ThirdPartyKeyList } },
+    errors: [400],
+    async handler({ caller, query: { limit, offset }, app }) {
+      const { total, keys } = await app.engine.thirdPartyKeys.list(caller.game.id, offset, limit);
+      return { status: 200, body: { keys: keys.map(thirdPartyKeyView), total, limit, offset } };
+    },
+  }),
 
-  router.get('/third_party_keys', auth.secretKey, validate({ query: listQuery }), async (_req, res) => {
-    const { limit, offset } = res.locals.query;
-    const { total, keys } = await engine.thirdPartyKeys.list(res.locals.game.id, offset, limit);
-    res.json({
-      keys: keys.map((key) => ({
-        key_id: key.id,
-        name: key.name,
-        created_at: key.createdAt.toISOString(),
-        revoked_at: key.revokedAt?.toISOString() ?? null,
-      })),
-      total,
-      limit,
-      offset,
-    });
-  });
-
-  router.delete('/third_party_keys/:key_id', auth.secretKey, validate({ params: keyParams }), async (_req, res) => {
-    await engine.thirdPartyKeys.revoke(res.locals.game.id, res.locals.params.key_id);
-    res.status(204).end();
-  });
-  return router;
-}
+  endpoint({
+    method: 'delete',
+    path: '/api/v1/server/third_party_keys/:key_id',
+    operationId: 'revokeThirdPartyKey',
+    tag: 'Game server',
+    summary: 'Revoke a third-party key; every API process refuses it within 1 second',
+    credentials: 'secretKey',
+    params: object({ key_id: Joi.string().min(1).max(128).description('The key id') }),
+    responses: { 204: { description: 'Revoked' } },
+    errors: [400, 404],
+    async handler({ caller, params, app }) {
+      await app.engine.thirdPartyKeys.revoke(caller.game.id, params.key_id);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,61 +1,91 @@
-import { Router } from 'express';
-import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
 import { NotFoundError } from '../../../engine/errors.js';
-import type { Authenticators } from '../../middleware/auth.js';
-import type { RateLimits } from '../../middleware/rate-limit.js';
-import { validate } from '../../middleware/validate.js';
-import { aliasId, aliasType, clanId, flag, leaderboardId, leaderboardParams, limit, offset, pageQuery } from '../schemas.js';
-import { clanRecordView, memberEntryView, pageView, playerRecordView } from '../../views.js';
+import { clanMembersView, clanRecordView, pageView, playerRecordView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord } from '../responses.js';
+import { aliasId, aliasType, clanId, flag, leaderboardId, leaderboardParams, limit, object, offset, optional, pageQuery } from '../schemas.js';
 
-const playerParams = Joi.object({ leaderboard_id: leaderboardId.required(), alias_id: aliasId.required() });
-const playerQuery = Joi.object({ alias_type: aliasType, clan: flag });
-const clanParams = Joi.object({ leaderboard_id: leaderboardId.required(), clan_id: clanId.required() });
-const membersQuery = Joi.object({ limit, offset });
+const clanParams = object({ leaderboard_id: leaderboardId.description('The leaderboard'), clan_id: clanId.description('The clan') });
+const clanFlag = flag.description('true: the clans view (clan leaderboards only)').example('true').example('false');
 
-/** Endpoints 7-10: read-only access for outside integrations (Api-Key). */
-export function thirdPartyRoutes(engine: Engine, auth: Authenticators, limits: RateLimits): Router {
-  const router = Router();
-  const base = '/leaderboards/:leaderboard_id';
+/** Read-only access for outside integrations (Api-Key), each key limited per second. */
+export const thirdPartyEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id',
+    operationId: 'getLeaderboardPage',
+    tag: 'Third party',
+    summary: 'A page of a leaderboard: players, or clans with clan=true',
+    description: 'Best first; tied entries share a rank and keep one fixed order. clan=true on an individual leaderboard is 400 not_a_clan_leaderboard.',
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: leaderboardParams,
+    query: pageQuery,
+    responses: { 200: { schema: LeaderboardPage } },
+    errors: [400, 404],
+    async handler({ caller, params, query: { limit, offset, clan }, app }) {
+      const page = await app.engine.reader.page(caller.game.id, params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
+      return { status: 200, body: pageView(app.engine.config.baseUrl, page, limit, offset) };
+    },
+  }),
 
-  router.get(base, auth.thirdParty, limits.thirdParty, validate({ params: leaderboardParams, query: pageQuery }), async (_req, res) => {
-    const { limit, offset, clan } = res.locals.query;
-    const page = await engine.reader.page(res.locals.game.id, res.locals.params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
-    res.json(pageView(engine.config.baseUrl, page, limit, offset));
-  });
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/player/:alias_id',
+    operationId: 'getRecordByAlias',
+    tag: 'Third party',
+    summary: "A player's record by player id or alias, or with clan=true their clan's record",
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: object({ leaderboard_id: leaderboardId.description('The leaderboard'), alias_id: aliasId.description('The player id, or an alias with alias_type') }),
+    query: object({
+      alias_type: optional(aliasType.description('e.g. steam, discord; absent: alias_id is the player id').example('steam').example('discord')),
+      clan: clanFlag,
+    }),
+    responses: { 200: { schema: PlayerOrClanRecord, description: 'The player record (a ClanRecord with clan=true)' } },
+    errors: [400, 404],
+    async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, clan }, app }) {
+      const { engine } = app;
+      const gameId = caller.game.id;
+      const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
+      if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
+      if (!clan) return { status: 200, body: playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)) };
+      const player = await engine.players.get(gameId, playerId);
+      if (!player.clanId) throw new NotFoundError('clan_not_found', `Player '${playerId}' is not in a clan.`);
+      return { status: 200, body: clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId)) };
+    },
+  }),
 
-  router.get(`${base}/player/:alias_id`, auth.thirdParty, limits.thirdParty, validate({ params: playerParams, query: playerQuery }), async (_req, res) => {
-    const gameId = res.locals.game.id;
-    const { leaderboard_id, alias_id } = res.locals.params;
-    const { alias_type, clan } = res.locals.query;
-    const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
-    if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
-    if (!clan) {
-      res.json(playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)));
-      return;
-    }
-    const player = await engine.players.get(gameId, playerId);
-    if (!player.clanId) throw new NotFoundError('clan_not_found', `Player '${playerId}' is not in a clan.`);
-    res.json(clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId)));
-  });
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/clans/:clan_id',
+    operationId: 'getClanRecord',
+    tag: 'Third party',
+    summary: "A clan's record",
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: clanParams,
+    responses: { 200: { schema: ClanRecord } },
+    errors: [400, 404],
+    async handler({ caller, params, app }) {
+      return { status: 200, body: clanRecordView(await app.engine.reader.clanRecord(caller.game.id, params.leaderboard_id, params.clan_id)) };
+    },
+  }),
 
-  router.get(`${base}/clans/:clan_id`, auth.thirdParty, limits.thirdParty, validate({ params: clanParams }), async (_req, res) => {
-    const { leaderboard_id, clan_id } = res.locals.params;
-    res.json(clanRecordView(await engine.reader.clanRecord(res.locals.game.id, leaderboard_id, clan_id)));
-  });
-
-  router.get(`${base}/clans/:clan_id/members`, auth.thirdParty, limits.thirdParty, validate({ params: clanParams, query: membersQuery }), async (_req, res) => {
-    const { leaderboard_id, clan_id } = res.locals.params;
-    const { limit, offset } = res.locals.query;
-    const members = await engine.reader.clanMembers(res.locals.game.id, leaderboard_id, clan_id, offset, limit);
-    res.json({
-      leaderboard_id: members.leaderboard.id,
-      clan_id: members.clan.id,
-      total: members.total,
-      limit,
-      offset,
-      entries: members.entries.map((entry) => memberEntryView(engine.config.baseUrl, entry)),
-    });
-  });
-  return router;
-}
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/clans/:clan_id/members',
+    operationId: 'getClanMembers',
+    tag: 'Third party',
+    summary: "A clan's members, best first; members without a score last",
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: clanParams,
+    query: object({ limit, offset }),
+    responses: { 200: { schema: ClanMembers } },
+    errors: [400, 404],
+    async handler({ caller, params, query: { limit, offset }, app }) {
+      const members = await app.engine.reader.clanMembers(caller.game.id, params.leaderboard_id, params.clan_id, offset, limit);
+      return { status: 200, body: clanMembersView(app.engine.config.baseUrl, members, limit, offset) };
+    },
+  }),
+];

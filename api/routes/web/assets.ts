@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { Response } from 'express';
+import Joi from 'joi';
 import { NotFoundError } from '../../../engine/errors.js';
 import { projectRoot } from '../../../engine/paths.js';
 import { cachePublicly } from '../../middleware/no-store.js';
+import { endpoint } from '../endpoint.js';
+import { documentedAs, object } from '../schemas.js';
 
 interface Asset {
   body: Buffer;
@@ -40,15 +43,36 @@ export class Assets {
     return `${this.base}/web-assets/${name}?v=${asset.etag.slice(1, -1)}`;
   }
 
-  handler(): RequestHandler {
-    return (req, res, next) => {
-      const asset = this.files.get(String(req.params.file));
-      if (!asset) return next(new NotFoundError('not_found', `No web asset is named '${String(req.params.file)}'.`));
-      res.setHeader('Content-Type', asset.type);
-      res.setHeader('ETag', asset.etag);
-      cachePublicly(res, 'public, max-age=31536000, immutable');
-      if (req.fresh) return res.status(304).end();
-      res.send(asset.body);
-    };
+  /** The file's body, with its headers set on the answer; undefined when there is no such file. */
+  serve(name: string, res: Response): Buffer | undefined {
+    const asset = this.files.get(name);
+    if (!asset) return undefined;
+    res.setHeader('Content-Type', asset.type);
+    res.setHeader('ETag', asset.etag);
+    cachePublicly(res, 'public, max-age=31536000, immutable');
+    return asset.body;
   }
 }
+
+export const assetsEndpoint = endpoint({
+  method: 'get',
+  path: '/web-assets/:file',
+  operationId: 'getWebAsset',
+  tag: 'Web page',
+  summary: "The page's stylesheet (page.css), script (page.js) and icon (favicon.svg)",
+  description: 'Cached for a year: the page links them with a hash of their content. A matching If-None-Match gives 304.',
+  credentials: 'none',
+  // Any name is let through: one that is not a file is 404 not_found.
+  params: object({ file: documentedAs(Joi.string(), { enum: FILES }).description('The file') }),
+  responses: {
+    200: { content: 'text/css', description: 'The file (text/css, text/javascript or image/svg+xml)' },
+    304: { content: 'text/css', description: 'Also 304' },
+  },
+  errors: [404],
+  handler({ params: { file }, app: { assets }, req, res }) {
+    const body = assets.serve(file, res);
+    if (!body) throw new NotFoundError('not_found', `No web asset is named '${file}'.`);
+    if (req.fresh) return { status: 304 };
+    return { status: 200, body };
+  },
+});

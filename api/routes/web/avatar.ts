@@ -1,26 +1,26 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import { toPng } from 'jdenticon';
 import Joi from 'joi';
 import { LRUCache } from 'lru-cache';
-import type { Engine } from '../../../engine/engine.js';
 import { NotFoundError } from '../../../engine/errors.js';
 import { cachePublicly } from '../../middleware/no-store.js';
-import { validate } from '../../middleware/validate.js';
+import { endpoint } from '../endpoint.js';
+import { object } from '../schemas.js';
 
-const sizeQuery = Joi.object({
-  size: Joi.string()
-    .pattern(/^\d{1,3}$/)
-    .custom((value: string, helpers) => {
-      const n = Number(value);
-      return n < 16 || n > 512 ? helpers.error('number.range') : n;
-    })
-    .default(128)
-    .messages({
-      'string.pattern.base': 'must be a whole number of pixels from 16 to 512',
-      'number.range': 'must be a whole number of pixels from 16 to 512',
-    }),
-}).unknown(true);
+const size = Joi.string<number>()
+  .pattern(/^\d{1,3}$/)
+  .custom((value: string, helpers) => {
+    const n = Number(value);
+    return n < 16 || n > 512 ? helpers.error('number.range') : n;
+  })
+  .default(128)
+  .messages({
+    'string.pattern.base': 'must be a whole number of pixels from 16 to 512',
+    'number.range': 'must be a whole number of pixels from 16 to 512',
+  })
+  .description('Pixels, 16-512 (default 128), drawn at the nearest of the sizes above')
+  .example('16')
+  .example('512');
 
 /**
  * The sizes avatars are drawn at. A requested size snaps to the nearest (the larger of two equally
@@ -37,20 +37,36 @@ export function snapAvatarSize(size: number): number {
 const LONGEST_ID = 64;
 
 /**
- * Endpoint 6: a player's identicon. Drawing one takes a few milliseconds, and a leaderboard page
- * asks for dozens at once, so drawn images are kept (bounded by bytes), one per player and drawn
- * size. The image never changes for an id and size, so browsers may keep it long and revalidate
- * with the content-hash ETag.
+ * Drawing an avatar takes a few milliseconds, and a leaderboard page asks for dozens at once, so
+ * drawn images are kept (bounded by bytes), one per player and drawn size, for the process: an
+ * image never changes for an id and size.
  */
-export function avatarRoute(engine: Engine): RequestHandler[] {
-  const drawn = new LRUCache<string, { png: Buffer; etag: string }>({
-    maxSize: 16 * 1024 * 1024,
-    sizeCalculation: (value) => value.png.length + 64,
-  });
+const drawn = new LRUCache<string, { png: Buffer; etag: string }>({
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (value) => value.png.length + 64,
+});
 
-  const handle: RequestHandler = async (req, res) => {
-    const playerId = String(req.params.player_id);
-    const size = snapAvatarSize(res.locals.query.size);
+/** A player's identicon; browsers may keep it long and revalidate with the content-hash ETag. */
+export const avatarEndpoint = endpoint({
+  method: 'get',
+  path: '/api/v1/users/:player_id/avatar.png',
+  operationId: 'getAvatar',
+  tag: 'Web page',
+  summary: "The player's avatar: a deterministic identicon PNG",
+  description:
+    "No credentials; the same image for the same player every time. The image is drawn at the nearest of 16, 24, 32, 48, 64, 96, 128, 192, 256, 384 and 512 pixels to the size asked for (the PNG's own dimensions say which). A strong ETag and Cache-Control (public, a week) are set; a matching If-None-Match gives 304. An unknown player id of any shape is 404 player_not_found.",
+  credentials: 'none',
+  rateLimit: 'web',
+  // Any shape: an id no player has is 404 player_not_found, never 400.
+  params: object({ player_id: Joi.string().description("The service's player id") }),
+  query: object({ size }).unknown(true),
+  responses: {
+    200: { content: 'image/png', description: 'The PNG' },
+    304: { content: 'image/png', description: 'Also 304' },
+  },
+  errors: [400, 404, 429],
+  async handler({ params: { player_id: playerId }, query, app: { engine }, req, res }) {
+    const size = snapAvatarSize(query.size);
     // PostgreSQL refuses NUL in text: such an id cannot be anyone's, so it is not looked up.
     const lookUp = playerId.length <= LONGEST_ID && !playerId.includes('\u0000');
     const player = lookUp ? await engine.players.find(playerId) : undefined;
@@ -68,8 +84,7 @@ export function avatarRoute(engine: Engine): RequestHandler[] {
     cachePublicly(res, 'public, max-age=604800');
     // Game clients on other origins show these images too; helmet's default would forbid that.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (req.fresh) return res.status(304).end();
-    res.send(image.png);
-  };
-  return [validate({ query: sizeQuery }), handle];
-}
+    if (req.fresh) return { status: 304 };
+    return { status: 200, body: image.png };
+  },
+});

@@ -1,54 +1,46 @@
-import type { RequestHandler } from 'express';
 import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import { validate } from '../../middleware/validate.js';
-import { avatarUrl } from '../../views.js';
-import { leaderboardParams, limit, offset } from '../schemas.js';
-import { readRows, type Row } from './rows.js';
-
-export const viewSchema = Joi.string().valid('players', 'clans').default('players');
-const entriesQuery = Joi.object({ token: Joi.any(), offset, limit, view: viewSchema });
-
-/** The token from ?token= (a repeated parameter counts as none). */
-export function queryToken(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function entryView(baseUrl: string, row: Row) {
-  if (row.memberCount !== undefined) {
-    return { clan_id: row.id, name: row.name, member_count: row.memberCount, score: row.score, rank: row.rank, is_viewer: row.viewer };
-  }
-  return {
-    player_id: row.id,
-    display_name: row.name,
-    avatar_url: avatarUrl(baseUrl, row.id),
-    clan_id: row.clanId ?? null,
-    score: row.score,
-    rank: row.rank,
-    is_viewer: row.viewer,
-  };
-}
+import { webEntryView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { WebEntries } from '../responses.js';
+import { leaderboardParams, limit, object, offset, oneOf } from '../schemas.js';
+import { readRows } from './rows.js';
 
 /**
  * The page's "more" data: further entries as JSON, authenticated by the page's own token. Errors
  * are the API's JSON errors, since the page's script (not a person) reads them.
  */
-export function entriesRoute(engine: Engine): RequestHandler[] {
-  const authenticate: RequestHandler = (req, res, next) => {
-    res.locals.viewer = engine.credentials.viewer(queryToken(req.query.token));
-    next();
-  };
-  const handle: RequestHandler = async (_req, res) => {
-    const { params, query, viewer } = res.locals;
+export const entriesEndpoint = endpoint({
+  method: 'get',
+  path: '/leaderboards/:leaderboard_id/entries',
+  operationId: 'getPageEntries',
+  tag: 'Web page',
+  summary: "The page's further entries, as JSON",
+  description:
+    'What the page loads for "more": authenticated by the page\'s own token, entries best first with is_viewer marking the viewer (or their clan). view=clans on an individual leaderboard is 400 not_a_clan_leaderboard.',
+  credentials: 'pageToken',
+  rateLimit: 'web',
+  params: leaderboardParams,
+  query: object({
+    // Checked before validation (by the credential): by now it is the viewer's token.
+    token: Joi.string().description('The anonymous player token'),
+    offset,
+    limit,
+    view: oneOf('players', 'clans').default('players').description('players (default) or clans').example('players').example('clans'),
+  }),
+  responses: { 200: { schema: WebEntries } },
+  errors: [400, 401, 404, 429],
+  async handler({ params, query, caller: { viewer }, app: { engine } }) {
     const { leaderboard, view, total, rows } = await readRows(engine, viewer, params.leaderboard_id, query.view, query.offset, query.limit);
-    res.json({
-      leaderboard_id: leaderboard.id,
-      view,
-      total,
-      limit: query.limit,
-      offset: query.offset,
-      entries: rows.map((row) => entryView(engine.config.baseUrl, row)),
-    });
-  };
-  return [authenticate, validate({ params: leaderboardParams, query: entriesQuery }), handle];
-}
+    return {
+      status: 200,
+      body: {
+        leaderboard_id: leaderboard.id,
+        view,
+        total,
+        limit: query.limit,
+        offset: query.offset,
+        entries: rows.map((row) => webEntryView(engine.config.baseUrl, row)),
+      },
+    };
+  },
+});

@@ -29,11 +29,17 @@ const PAGE_CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-export function sendHtml(res: Response, status: number, html: string): void {
+/** The headers of every web page, its errors included. */
+export function setPageHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', PAGE_CSP);
   // The page is personal (the viewer's row, their token in its links): never cached or shared.
   res.setHeader('Cache-Control', 'no-store');
-  res.status(status).type('html').send(html);
+  res.type('html');
+}
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  setPageHeaders(res);
+  res.status(status).send(html);
 }
 
 /** The raw query string of a request, exactly as it arrived (engines do not always URL-encode). */

@@ -1,5 +1,6 @@
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
 import type { View } from '../../../engine/ranking/rankings.js';
+import { avatarUrl } from '../../views.js';
 import { escapeHtml, formatScore } from './html.js';
 import { closeButton, shell } from './layout.js';
 import type { Row } from './rows.js';
@@ -23,8 +24,8 @@ export interface PageModel {
   tabs: Record<View, string> | null;
 }
 
-export const avatarPath = (base: string, playerId: string) =>
-  `${base}/api/v1/users/${encodeURIComponent(playerId)}/avatar.png?size=80`;
+// Drawn at 40 CSS pixels: 80 keeps it sharp on high-density screens.
+const AVATAR_SIZE = 80;
 
 const initial = (name: string) => (Array.from(name.trim())[0] ?? '?').toUpperCase();
 const plural = (n: number, one: string, many: string) => `${formatScore(n)} ${n === 1 ? one : many}`;
@@ -34,7 +35,7 @@ function rowHtml(row: Row, view: View, base: string): string {
   const classes = ['row', row.viewer ? 'me' : '', row.rank <= 3 ? `top top-${row.rank}` : ''].filter(Boolean).join(' ');
   const avatar =
     view === 'players'
-      ? `<img class="avatar" src="${escapeHtml(avatarPath(base, row.id))}" alt="" width="40" height="40">`
+      ? `<img class="avatar" src="${escapeHtml(avatarUrl(base, row.id, AVATAR_SIZE))}" alt="" width="40" height="40">`
       : `<span class="avatar badge" aria-hidden="true">${escapeHtml(initial(row.name))}</span>`;
   const sub = view === 'clans' ? `<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : '';
   const you = row.viewer ? `<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : '';

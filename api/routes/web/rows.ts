@@ -4,10 +4,7 @@ import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store
 import type { ClanEntry, PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
 import type { View } from '../../../engine/ranking/rankings.js';
 
-export interface Viewer {
-  gameId: string;
-  playerId: string;
-}
+import type { Viewer } from '../../middleware/auth.js';
 
 /** One line of the page, a player or a clan, as both the HTML and the entries JSON need it. */
 export interface Row {

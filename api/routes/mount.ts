@@ -1,0 +1,63 @@
+import { Router, type Express, type RequestHandler, type Response } from 'express';
+import type { Authenticators, CredentialKind } from '../middleware/auth.js';
+import type { RateLimits } from '../middleware/rate-limit.js';
+import { validator } from '../middleware/validate.js';
+import { bodyOf, type AnyEndpoint, type AppContext, type Reply, type Successes } from './endpoint.js';
+
+/** Endpoints served by one router under one path prefix. */
+export interface RouteGroup {
+  prefix: string;
+  endpoints: AnyEndpoint[];
+  /** A credential every request under the prefix must carry, even to a path no endpoint has. */
+  guard?: Exclude<CredentialKind, 'none'>;
+}
+
+/** Limits per IP run before authentication (they bound what callers without credentials can ask). */
+const PER_IP_LIMITS = new Set<keyof RateLimits>(['signups', 'web']);
+
+function send(res: Response, { status, body }: Reply<Successes>): void {
+  if (body === undefined) res.status(status).end();
+  else if (typeof body === 'string' || Buffer.isBuffer(body)) res.status(status).send(body);
+  else res.status(status).json(body);
+}
+
+/** The route's chain: per-IP limit, authentication, per-caller limit, then one step that validates and handles. */
+function chain(endpoint: AnyEndpoint, guard: CredentialKind | undefined, app: AppContext, auth: Authenticators, limits: RateLimits): RequestHandler[] {
+  const handlers: RequestHandler[] = [];
+  const limit = endpoint.rateLimit;
+  if (limit && PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
+  if (endpoint.credentials !== 'none' && endpoint.credentials !== guard) handlers.push(auth[endpoint.credentials]);
+  if (limit && !PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
+
+  const validate = validator({
+    params: endpoint.params,
+    query: endpoint.lenientQuery ? undefined : endpoint.query,
+    body: bodyOf(endpoint, app.engine.config),
+  });
+  const handle: RequestHandler = (req, res) => {
+    const { params, query, body } = validate(req);
+    const reply = endpoint.handler({ params, query, body, caller: res.locals.caller, app, req, res });
+    if (reply instanceof Promise) return reply.then((answer) => send(res, answer));
+    send(res, reply);
+  };
+  handlers.push(handle);
+  return handlers;
+}
+
+/**
+ * Mounts each group as one router under its prefix, in the order given: a request walks only the
+ * routers whose prefix matches it, and the hottest routes come first.
+ */
+export function mountRoutes(express: Express, groups: RouteGroup[], app: AppContext, auth: Authenticators, limits: RateLimits): void {
+  for (const { prefix, endpoints, guard } of groups) {
+    const router = Router();
+    if (guard) router.use(auth[guard]);
+    for (const endpoint of endpoints) {
+      if (endpoint.enabled && !endpoint.enabled(app.engine.config)) continue;
+      if (!endpoint.path.startsWith(prefix)) throw new Error(`${endpoint.path} is not under ${prefix}`);
+      router[endpoint.method](endpoint.path.slice(prefix.length), ...chain(endpoint, guard, app, auth, limits));
+    }
+    if (prefix) express.use(prefix, router);
+    else express.use(router);
+  }
+}
