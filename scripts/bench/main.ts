@@ -34,7 +34,7 @@ import { backlogDrain } from './worker-figures.js';
  * the bare Express ceiling and the service (API with 1 and 2 processes, worker apart), and writes
  * the table to .artifacts/bench/. Exits 0 whenever it completes, whatever the figures.
  *
- * `--cluster` (issue 8): instead, the service scenarios (all, or those of --only) with 1 API process
+ * `--cluster`: instead, the service scenarios (all, or those of --only) with 1 API process
  * on the single Redis and on a throwaway 3-master Redis Cluster (scripts/redis-cluster.ts, ports
  * 7100-7102) seeded the same way, in alternating rounds, side by side (see clusterComparison). The
  * cluster is stopped at the end, on error and on Ctrl-C too.
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
 let clusterRunning = false;
 
 /**
- * --cluster (issue 8): the same service scenarios with 1 API process on the single Redis and on a
+ * --cluster: the same service scenarios with 1 API process on the single Redis and on a
  * throwaway 3-master Redis Cluster, both seeded and both with their worker running, in alternating
  * rounds (single, cluster, single, cluster…), so a drift of the machine's speed during the run falls
  * on both sides instead of on one. The cluster's masters keep the single Redis's persistence setting

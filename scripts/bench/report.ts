@@ -121,7 +121,7 @@ function serviceSections(results: BenchResults): string[] {
 export function clusterSection(results: BenchResults): string[] {
   const cluster = results.cluster!;
   const lines = [
-    '', '## Redis Cluster vs single Redis (issue 8)', '',
+    '', '## Redis Cluster vs single Redis', '',
     `1 API process, worker apart, both services up for the whole comparison; ${cluster.rounds.length} rounds, each the single Redis then ` +
       `the Redis Cluster (${cluster.topology}; seed nodes ${cluster.nodes}, seeded the same way in ${cluster.seedSeconds.toFixed(1)} s). ` +
       'The ratio is the median of the rounds\' ratios.',

@@ -15,7 +15,7 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
   status: pass === undefined ? 'n/a' : pass ? 'PASS' : 'FAIL',
 });
 
-/** The targets of issue 6, each judged against this run's figures. */
+/** The performance targets the service holds itself to, each judged against this run's figures. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
   if (results.comparison) return comparisonChecks(results);
@@ -68,10 +68,10 @@ function avatarChecks(results: BenchResults): TargetCheck[] {
   return [check(target, `${Math.round(avatars.distinctMs)} vs ${Math.round(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`, avatars.ratio <= 2)];
 }
 
-/** Issue 8, --cluster only: report_score on the Redis Cluster within 15% of the single Redis (median of the rounds' ratios). */
+/** --cluster only: report_score on the Redis Cluster within 15% of the single Redis (median of the rounds' ratios). */
 function clusterChecks(results: BenchResults): TargetCheck[] {
   const pairs = clusterPairs(results, 'client report_score');
-  const target = 'client report_score req/s on Redis Cluster within 15% of single Redis (1 API process, issue 8)';
+  const target = 'client report_score req/s on Redis Cluster within 15% of single Redis (1 API process)';
   if (pairs.length === 0) return [check(target, 'not measured', undefined)];
   const r = median(pairs.map(([single, cluster]) => cluster.rps / single.rps));
   const rounds = pairs.map(([single, cluster]) => `${Math.round(cluster.rps)} vs ${Math.round(single.rps)}`).join(', ');

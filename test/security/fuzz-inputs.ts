@@ -49,7 +49,7 @@ const HOSTILE_STRINGS = [
   '<script>alert(1)</script>',
 ];
 
-/** Numbers at the edges of doubles, and the same as strings (the contract accepts decimal strings). */
+/** Numbers at the edges of doubles, and the same as strings (a score may be sent as a decimal string). */
 export const HUGE_NUMBERS = [1e308, -1e308, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MAX_SAFE_INTEGER + 2, -0];
 const NUMBER_STRINGS = [
   ...HUGE_NUMBERS.map(String),

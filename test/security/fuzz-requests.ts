@@ -103,7 +103,7 @@ export function onlyValidOrAbsent(choices: HeaderChoices): boolean {
 
 export const AUTH_CODES = ['missing_key', 'invalid_key', 'missing_token', 'invalid_token', 'missing_admin_token', 'invalid_admin_token'];
 
-/** CONTRACT section 2: the error codes each status may carry. */
+/** The error codes each status may carry. */
 const CODES: Record<number, string[]> = {
   400: ['invalid_json', 'validation_failed', 'not_a_clan_leaderboard'],
   401: AUTH_CODES,

@@ -24,7 +24,7 @@ export interface MatrixWorld {
 
 export interface Outcome {
   status: number;
-  /** For errors: the codes the contract allows. */
+  /** For errors: the codes the service may answer. */
   codes?: string[];
 }
 
