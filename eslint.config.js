@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', '.artifacts/'] },
@@ -13,4 +14,6 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  // Layout is Prettier's (npm run format); eslint keeps to what it finds wrong, not how it looks.
+  prettier,
 );

@@ -123,7 +123,12 @@ export function memberEntryView(baseUrl: string, entry: MemberEntry): Value<type
   };
 }
 
-export function pageView(baseUrl: string, page: Page<PlayerEntry | ClanEntry>, limit: number, offset: number): Value<typeof R.LeaderboardPage> {
+export function pageView(
+  baseUrl: string,
+  page: Page<PlayerEntry | ClanEntry>,
+  limit: number,
+  offset: number,
+): Value<typeof R.LeaderboardPage> {
   return {
     leaderboard_id: page.leaderboard.id,
     name: page.leaderboard.name,

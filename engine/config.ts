@@ -74,10 +74,14 @@ const schema = Joi.object({
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   APP_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
-  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).default('redis://127.0.0.1:6379'),
-  REDIS_CLUSTER_NODES: Joi.string().pattern(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/).messages({
-    'string.pattern.base': 'must be host:port[,host:port...]',
-  }),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .default('redis://127.0.0.1:6379'),
+  REDIS_CLUSTER_NODES: Joi.string()
+    .pattern(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/)
+    .messages({
+      'string.pattern.base': 'must be host:port[,host:port...]',
+    }),
   PERSIST_QUEUE_SHARDS: Joi.number().integer().min(1).max(64).default(4),
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
@@ -97,18 +101,13 @@ const schema = Joi.object({
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
   RATE_LIMIT_WEB_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(3000),
   PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(10_000),
-  LOG_LEVEL: Joi.string()
-    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
-    .default('info'),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
-  TRUST_PROXY: Joi.string()
-    .trim()
-    .custom(trustProxy)
-    .default(0)
-    .messages({
-      'trustProxy.all': 'must not trust every hop (a client could then choose its own IP): give the number of proxies in front of the service, or their addresses or subnets',
-      'trustProxy.form': 'must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.0/8, loopback)',
-    }),
+  TRUST_PROXY: Joi.string().trim().custom(trustProxy).default(0).messages({
+    'trustProxy.all':
+      'must not trust every hop (a client could then choose its own IP): give the number of proxies in front of the service, or their addresses or subnets',
+    'trustProxy.form': 'must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.0/8, loopback)',
+  }),
   // Node refuses a header timeout longer than the request timeout.
   HEADERS_TIMEOUT_MS: Joi.number()
     .integer()

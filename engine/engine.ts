@@ -97,7 +97,8 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     await disconnect();
     throw error;
   });
-  if (datasetState === 'replaced') logger.warn('Redis held another dataset: its keys under this prefix were removed; rebuilding from PostgreSQL');
+  if (datasetState === 'replaced')
+    logger.warn('Redis held another dataset: its keys under this prefix were removed; rebuilding from PostgreSQL');
   if (datasetState === 'lost') logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
 
   const stores = {
@@ -109,7 +110,14 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
   const liveState = new LiveState(rankings, stores.players, stores.scores);
   const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, liveState, logger });
-  const reconciler = new ClanReconciler({ redis, prefix, leaderboards: stores.leaderboards, clans: stores.clans, players: stores.players, rankings });
+  const reconciler = new ClanReconciler({
+    redis,
+    prefix,
+    leaderboards: stores.leaderboards,
+    clans: stores.clans,
+    players: stores.players,
+    rankings,
+  });
   const maintenance = new Maintenance({ redis, system, logger, dataset, marks, queue, rebuild, reconciler });
 
   return {

@@ -50,7 +50,11 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, details?: ErrorDetail[], code: Extract<ErrorCode, 'validation_failed' | 'not_a_clan_leaderboard'> = 'validation_failed') {
+  constructor(
+    message: string,
+    details?: ErrorDetail[],
+    code: Extract<ErrorCode, 'validation_failed' | 'not_a_clan_leaderboard'> = 'validation_failed',
+  ) {
     super(code, message, details);
   }
 }
@@ -63,7 +67,10 @@ export class NotFoundError extends AppError {
 
 export class AuthenticationError extends AppError {
   constructor(
-    code: Extract<ErrorCode, 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token'>,
+    code: Extract<
+      ErrorCode,
+      'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token'
+    >,
     message: string,
   ) {
     super(code, message);
@@ -94,15 +101,7 @@ export class UnavailableError extends AppError {
   }
 }
 
-const CONNECTION_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-]);
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
 /**
  * True for failures that mean Redis or PostgreSQL is unreachable (as opposed to a bug): these become

@@ -2,11 +2,7 @@ import type { RedisClient } from './redis.js';
 import type { Logger } from './logger.js';
 
 export type Invalidation =
-  | { kind: 'keys' }
-  | { kind: 'player'; playerId: string }
-  | { kind: 'leaderboards' }
-  | { kind: 'clans' }
-  | { kind: 'all' };
+  { kind: 'keys' } | { kind: 'player'; playerId: string } | { kind: 'leaderboards' } | { kind: 'clans' } | { kind: 'all' };
 
 /**
  * Tells every API process that cached credentials or metadata changed. A change is applied in the

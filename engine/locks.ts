@@ -31,7 +31,12 @@ export class Lock {
 }
 
 /** Runs work under the lock; undefined (work not run) when another process holds it. */
-export async function withLock<T>(redis: RedisClient, key: string, ttlMs: number, work: (lock: Lock) => Promise<T>): Promise<T | undefined> {
+export async function withLock<T>(
+  redis: RedisClient,
+  key: string,
+  ttlMs: number,
+  work: (lock: Lock) => Promise<T>,
+): Promise<T | undefined> {
   const lock = await Lock.acquire(redis, key, ttlMs);
   if (!lock) return undefined;
   try {

@@ -40,8 +40,14 @@ export class Maintenance {
   async readiness(): Promise<Readiness> {
     const { redis, system, marks } = this.deps;
     const [redisState, postgresState] = await Promise.all([
-      withTimeout(redis.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
-      withTimeout(system.ping(), 1000).then(() => 'ok' as const, () => 'down' as const),
+      withTimeout(redis.ping(), 1000).then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      ),
+      withTimeout(system.ping(), 1000).then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      ),
     ]);
     const pendingPersistence = redisState === 'ok' ? await withTimeout(marks.pending(), 2000).catch(() => null) : null;
     return { redis: redisState, postgres: postgresState, pendingPersistence };

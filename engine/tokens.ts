@@ -66,7 +66,9 @@ export class TokenCodec {
   }
 
   private sign(playerId: string, gameId: string, iat: number): string {
-    return createHmac('sha256', this.key).update(JSON.stringify([playerId, gameId, iat])).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(JSON.stringify([playerId, gameId, iat]))
+      .digest('base64url');
   }
 
   /** Compares the signature text in constant time (its length, 43 characters, is no secret). */

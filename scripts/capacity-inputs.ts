@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     // Distinct 12-character ids, the length of the service's own.
     const ids = Array.from({ length: ENTRIES }, (_, i) => `p${i.toString(36).padStart(11, '0')}`);
     for (let i = 0; i < ENTRIES; i += 10_000) {
-      const args = ids.slice(i, i + 10_000).flatMap((id, j) => [String((i + j) * 7 % 1_000_003), id]);
+      const args = ids.slice(i, i + 10_000).flatMap((id, j) => [String(((i + j) * 7) % 1_000_003), id]);
       await redis.zadd(keys.scores, ...args);
     }
     const bytes = Number(await redis.call('MEMORY', 'USAGE', keys.scores, 'SAMPLES', '0'));
@@ -34,10 +34,30 @@ async function main(): Promise<void> {
     const sha = String(await redis.script('LOAD', lua));
     const output = execFileSync(
       'redis-benchmark',
-      ['-h', url.hostname, '-p', url.port || '6379', '-n', '300000', '-c', '50', '-P', '16', '-r', String(ENTRIES), '-q',
+      [
+        '-h',
+        url.hostname,
+        '-p',
+        url.port || '6379',
+        '-n',
+        '300000',
+        '-c',
+        '50',
+        '-P',
+        '16',
+        '-r',
+        String(ENTRIES),
+        '-q',
         // An individual board: every player's member hash is empty, so any one stands for all.
-        'EVALSHA', sha, String(numberOfKeys), ...reportScriptKeys(PREFIX, 1, ''),
-        '__rand_int__', '__rand_int__', 'desc', '30000'],
+        'EVALSHA',
+        sha,
+        String(numberOfKeys),
+        ...reportScriptKeys(PREFIX, 1, ''),
+        '__rand_int__',
+        '__rand_int__',
+        'desc',
+        '30000',
+      ],
       { encoding: 'utf8' },
     );
     line('reportScore scripts per second on one Redis core', /([\d.]+) requests per second/.exec(output)?.[1] ?? output.trim());

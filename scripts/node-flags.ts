@@ -11,6 +11,7 @@
 export function nodeFlags(role: 'api' | 'worker', env: NodeJS.ProcessEnv = process.env): string[] {
   if (role !== 'api') return [];
   const megabytes = Number(env.API_HEAP_MB ?? 96);
-  if (!Number.isInteger(megabytes) || megabytes < 64) throw new Error('Invalid configuration: API_HEAP_MB: must be a whole number of megabytes >= 64');
+  if (!Number.isInteger(megabytes) || megabytes < 64)
+    throw new Error('Invalid configuration: API_HEAP_MB: must be a whole number of megabytes >= 64');
   return [`--max-old-space-size=${megabytes}`, '--max-semi-space-size=16'];
 }

@@ -18,8 +18,7 @@ export interface ClusterOptions {
 export const CLUSTER_PORTS = [7100, 7101, 7102, 7103, 7104, 7105];
 const DIR = path.join(projectRoot, '.data', 'cluster');
 
-const cli = (port: number, ...args: string[]) =>
-  spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
+const cli = (port: number, ...args: string[]) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' });
 
 export function stopCluster(): void {
   for (const port of CLUSTER_PORTS) cli(port, 'shutdown', 'nosave');
@@ -33,29 +32,51 @@ export async function startCluster({ replicas, appendonly }: ClusterOptions = { 
     const dir = path.join(DIR, String(port));
     mkdirSync(dir, { recursive: true });
     execFileSync('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'yes',
-      '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--daemonize',
+      'yes',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      'nodes.conf',
+      '--cluster-node-timeout',
+      '2000',
       // A replica may always take over, however long ago it last heard from its master: availability first.
-      '--cluster-replica-validity-factor', '0',
-      ...(appendonly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no']), '--save', '',
-      '--logfile', path.join(dir, 'redis.log'), '--pidfile', path.join(dir, 'redis.pid'),
+      '--cluster-replica-validity-factor',
+      '0',
+      ...(appendonly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no']),
+      '--save',
+      '',
+      '--logfile',
+      path.join(dir, 'redis.log'),
+      '--pidfile',
+      path.join(dir, 'redis.pid'),
     ]);
   }
   await waitUntil(() => ports.every((port) => cli(port, 'ping').stdout.trim() === 'PONG'), 'the nodes to start');
-  execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', replicas ? '1' : '0', '--cluster-yes'], {
-    stdio: 'ignore',
-  });
-  await waitUntil(
-    () => ports.every((port) => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout)),
-    'the cluster to become ok',
+  execFileSync(
+    'redis-cli',
+    ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', replicas ? '1' : '0', '--cluster-yes'],
+    {
+      stdio: 'ignore',
+    },
   );
+  await waitUntil(() => ports.every((port) => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout)), 'the cluster to become ok');
   // Every replica must have finished its first sync, or it could not take over from its master.
-  if (replicas) await waitUntil(() => {
-    const roles = CLUSTER_PORTS.map((port) => cli(port, 'info', 'replication').stdout);
-    const synced = roles.filter((info) => /role:slave/.test(info));
-    return synced.length === 3 && synced.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info));
-  }, 'the replicas to sync');
-  return CLUSTER_PORTS.slice(0, 3).map((port) => `127.0.0.1:${port}`).join(',');
+  if (replicas)
+    await waitUntil(() => {
+      const roles = CLUSTER_PORTS.map((port) => cli(port, 'info', 'replication').stdout);
+      const synced = roles.filter((info) => /role:slave/.test(info));
+      return synced.length === 3 && synced.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info));
+    }, 'the replicas to sync');
+  return CLUSTER_PORTS.slice(0, 3)
+    .map((port) => `127.0.0.1:${port}`)
+    .join(',');
 }
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {

@@ -27,8 +27,7 @@ export async function ensureServices(
 ): Promise<Services> {
   const forcePrivate = env.LEADERBOARD_PRIVATE_SERVICES === '1';
   const redisUrl = env.REDIS_URL ?? (await findOrStartRedis(forcePrivate, log));
-  const databaseUrl =
-    env.DATABASE_URL ?? `${await findOrStartPostgres(forcePrivate, log)}/${encodeURIComponent(databaseName)}`;
+  const databaseUrl = env.DATABASE_URL ?? `${await findOrStartPostgres(forcePrivate, log)}/${encodeURIComponent(databaseName)}`;
   await ensureDatabase(databaseUrl);
   return { redisUrl, databaseUrl };
 }
@@ -40,11 +39,28 @@ async function findOrStartRedis(forcePrivate: boolean, log: (line: string) => vo
   ensurePackages('redis-server', ['redis-server'], log);
   const dir = path.join(DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
-  log(`Starting a private Redis on port ${PRIVATE_REDIS_PORT} (data in ${dir}, AOF everysec; it keeps running until npm run services:stop)`);
+  log(
+    `Starting a private Redis on port ${PRIVATE_REDIS_PORT} (data in ${dir}, AOF everysec; it keeps running until npm run services:stop)`,
+  );
   execFileSync('redis-server', [
-    '--port', String(PRIVATE_REDIS_PORT), '--bind', '127.0.0.1', '--dir', dir,
-    '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '',
-    '--daemonize', 'yes', '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log'),
+    '--port',
+    String(PRIVATE_REDIS_PORT),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--save',
+    '',
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    path.join(dir, 'redis.pid'),
+    '--logfile',
+    path.join(dir, 'redis.log'),
   ]);
   await waitFor(() => redisAnswers(PRIVATE_REDIS_PORT), 'the private Redis');
   return url;
@@ -78,7 +94,16 @@ async function findOrStartPostgres(forcePrivate: boolean, log: (line: string) =>
     run('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   }
   log(`Starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT} (data in ${dir}; it keeps running until npm run services:stop)`);
-  run('pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-o', `-p ${PRIVATE_POSTGRES_PORT} -k /tmp -c listen_addresses=127.0.0.1`, '-w', 'start']);
+  run('pg_ctl', [
+    '-D',
+    dir,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-o',
+    `-p ${PRIVATE_POSTGRES_PORT} -k /tmp -c listen_addresses=127.0.0.1`,
+    '-w',
+    'start',
+  ]);
   await waitFor(() => portAnswers(PRIVATE_POSTGRES_PORT), 'the private PostgreSQL');
   return url;
 }

@@ -65,9 +65,18 @@ describe('npm start (the launcher)', function () {
 
   describe('when a child dies', () => {
     let launcher: ServiceProcess;
-    const ready = () => fetch(`${launcher.url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = () =>
+      fetch(`${launcher.url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
     const pending = () =>
-      fetch(`${launcher.url}/readyz`).then((r) => r.json() as Promise<{ pending_persistence: number | null }>).then((body) => body.pending_persistence, () => null);
+      fetch(`${launcher.url}/readyz`)
+        .then((r) => r.json() as Promise<{ pending_persistence: number | null }>)
+        .then(
+          (body) => body.pending_persistence,
+          () => null,
+        );
 
     before(async () => {
       launcher = await spawnLauncher();
@@ -85,7 +94,11 @@ describe('npm start (the launcher)', function () {
       await until(() => ![undefined, killed].includes(childPid(launcher, 'api')), 'the API to be started again', 10_000);
       await until(ready, 'the API to answer again', 10_000 - (Date.now() - killedAt));
       expect(Date.now() - killedAt).to.be.below(10_000);
-      expect(launcherLines(launcher).some((line) => line.role === 'api' && line.signal === 'SIGKILL' && /died \(signal SIGKILL\)/.test(line.msg ?? ''))).to.equal(true);
+      expect(
+        launcherLines(launcher).some(
+          (line) => line.role === 'api' && line.signal === 'SIGKILL' && /died \(signal SIGKILL\)/.test(line.msg ?? ''),
+        ),
+      ).to.equal(true);
     });
 
     it('when the worker child is SIGKILLed, then the launcher starts it again and pending persistence drains', async () => {
@@ -105,7 +118,7 @@ describe('npm start (the launcher)', function () {
   });
 
   it('when a child keeps crashing, then the launcher gives up after 5 crashes within 60 s, stops the others and exits 1', async () => {
-    let launcher: ServiceProcess & { exited: Promise<number | null> } | undefined;
+    let launcher: (ServiceProcess & { exited: Promise<number | null> }) | undefined;
     // An API that cannot start: its port is taken, every time.
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, resolve));

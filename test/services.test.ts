@@ -62,19 +62,27 @@ describe('finding or starting Redis and PostgreSQL', function () {
   it('when npm run services:stop runs, then the private Redis and PostgreSQL stop and their pid files are gone', async () => {
     const stopped = await servicesStop();
     expect(stopped.code, stopped.stderr).to.equal(0);
-    expect(stopped.stderr).to.include(`Stopped the private Redis on port ${REDIS_PORT}`).and.include(`Stopped the private PostgreSQL on port ${POSTGRES_PORT}`);
+    expect(stopped.stderr)
+      .to.include(`Stopped the private Redis on port ${REDIS_PORT}`)
+      .and.include(`Stopped the private PostgreSQL on port ${POSTGRES_PORT}`);
     expect(await answers(REDIS_PORT)).to.equal(false);
     expect(await answers(POSTGRES_PORT)).to.equal(false);
     expect(existsSync(path.join(projectRoot, '.data', 'redis', 'redis.pid'))).to.equal(false);
 
     const again = await servicesStop();
     expect(again.code).to.equal(0);
-    expect(again.stderr).to.include('No private Redis of this checkout is running').and.include('No private PostgreSQL of this checkout is running');
+    expect(again.stderr)
+      .to.include('No private Redis of this checkout is running')
+      .and.include('No private PostgreSQL of this checkout is running');
   });
 
   it('when a Redis this checkout did not start listens on the private port, then services:stop leaves it running', async () => {
     await stopPrivateServices(() => undefined); // frees the private port for the other Redis
-    const foreign = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp'], { stdio: 'ignore' });
+    const foreign = spawn(
+      'redis-server',
+      ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp'],
+      { stdio: 'ignore' },
+    );
     try {
       await until(() => answers(REDIS_PORT), 'the other Redis to listen');
       const stopped = await servicesStop();

@@ -45,7 +45,10 @@ async function main(): Promise<void> {
   );
   for (const worker of workers) {
     worker.on('failed', (job, error) =>
-      logger.warn({ err: error, leaderboardInternalId: job?.data?.leaderboardInternalId, attempts: job?.attemptsMade }, 'persistence job failed; will retry'),
+      logger.warn(
+        { err: error, leaderboardInternalId: job?.data?.leaderboardInternalId, attempts: job?.attemptsMade },
+        'persistence job failed; will retry',
+      ),
     );
     worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error'));
   }

@@ -70,7 +70,10 @@ const NONE: Callers['none'] = Object.freeze({});
  * its game (cached, dropped in every process when a key changes) or fails with 401, and leaves the
  * caller in res.locals.caller.
  */
-export function authenticators(credentials: CredentialResolver, config: Readonly<Config>): Record<Exclude<CredentialKind, 'none'>, RequestHandler> {
+export function authenticators(
+  credentials: CredentialResolver,
+  config: Readonly<Config>,
+): Record<Exclude<CredentialKind, 'none'>, RequestHandler> {
   const gameClient = async (req: Request): Promise<Callers['gameClient']> => {
     const game = await credentials.publishable(header(req, 'publishable-key'));
     return { game, playerId: credentials.player(header(req, 'anonymous-authorization'), game) };

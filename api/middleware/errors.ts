@@ -69,7 +69,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const appError = toAppError(error);
     const status = statusOf(appError.code);
     if (status >= 500) {
-      logger.error({ err: error, reqId: res.locals.requestId }, appError.code === 'internal' ? 'unhandled error' : 'backing service unavailable');
+      logger.error(
+        { err: error, reqId: res.locals.requestId },
+        appError.code === 'internal' ? 'unhandled error' : 'backing service unavailable',
+      );
     }
     if (res.headersSent) return;
     if (appError instanceof RateLimitedError) res.setHeader('Retry-After', String(appError.retryAfterSeconds));

@@ -19,9 +19,7 @@ export function jsonBody(): RequestHandler {
     if (!METHODS_WITH_BODY.has(req.method)) return hasBody ? discardBody(req, next) : next();
     if (!hasBody) return next();
     if (!req.is(['application/json', 'application/*+json'])) {
-      return next(
-        new AppError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".'),
-      );
+      return next(new AppError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".'));
     }
     parseJson(req, res, next);
   };

@@ -55,7 +55,12 @@ function applyDocumentedAs(node: unknown): unknown {
   const walked = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, applyDocumentedAs(value)]));
   if (documented === undefined) return walked;
   const { description, default: fallback, examples } = walked;
-  return { ...(documented as JsonSchema), ...(description !== undefined && { description }), ...(fallback !== undefined && { default: fallback }), ...(examples !== undefined && { examples }) };
+  return {
+    ...(documented as JsonSchema),
+    ...(description !== undefined && { description }),
+    ...(fallback !== undefined && { default: fallback }),
+    ...(examples !== undefined && { examples }),
+  };
 }
 
 function jsonSchema(schema: Joi.Schema): JsonSchema {
@@ -120,7 +125,12 @@ function operation(endpoint: AnyEndpoint) {
     ...(security.length > 0 ? { security: security.map((set) => Object.fromEntries(set.map((name) => [name, []]))) } : {}),
     parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
     ...(requestBody
-      ? { requestBody: { required: ((requestBody.required as string[] | undefined) ?? []).length > 0, content: { 'application/json': { schema: requestBody } } } }
+      ? {
+          requestBody: {
+            required: ((requestBody.required as string[] | undefined) ?? []).length > 0,
+            content: { 'application/json': { schema: requestBody } },
+          },
+        }
       : {}),
     responses,
   };
@@ -142,7 +152,7 @@ function build() {
         'Leaderboards for games: anonymous player tokens, client and server score reports, instant competition ranks ' +
         '(ties share a rank: 1, 2, 2, 4), clans, a webview page, avatars and read-only third-party access. ' +
         'Every error is {"error": {"code", "message", "details"?}}; every response carries X-Request-Id. ' +
-        'Every response to a request that carries a key or token (in a header, or the page\'s ?token=), errors included, ' +
+        "Every response to a request that carries a key or token (in a header, or the page's ?token=), errors included, " +
         'has Cache-Control: no-store and Vary on the credential headers.',
     },
     components: {

@@ -45,11 +45,12 @@ pre{padding:.6rem;overflow:auto}td,th{text-align:left;padding:.15rem .6rem .15re
 }
 
 function renderOperation(method: string, path: string, op: OperationDoc): string {
-  const security = (op.security ?? [])
-    .map((set) => Object.keys(set).join(' + '))
-    .join(' <em>or</em> ');
+  const security = (op.security ?? []).map((set) => Object.keys(set).join(' + ')).join(' <em>or</em> ');
   const params = op.parameters
-    .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}${p.required ? ', required' : ''}</td><td>${escapeHtml(p.description)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}${p.required ? ', required' : ''}</td><td>${escapeHtml(p.description)}</td></tr>`,
+    )
     .join('');
   const body = op.requestBody?.content['application/json']?.schema;
   const responses = Object.entries(op.responses)

@@ -62,7 +62,13 @@ export function bodyOf(endpoint: AnyEndpoint, config: BodyConfig = DOCUMENTED_CO
   return typeof endpoint.body === 'function' ? endpoint.body(config) : endpoint.body;
 }
 
-export interface Endpoint<P = unknown, Q = unknown, B = unknown, R extends Successes = Successes, K extends CredentialKind = CredentialKind> {
+export interface Endpoint<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  R extends Successes = Successes,
+  K extends CredentialKind = CredentialKind,
+> {
   method: Method;
   /** The full path, Express style (`:name` for a parameter). */
   path: string;
@@ -90,9 +96,13 @@ export interface Endpoint<P = unknown, Q = unknown, B = unknown, R extends Succe
 }
 
 /** Declares an endpoint; the handler's input and reply are typed from the schemas given beside it. */
-export function endpoint<P = undefined, Q = undefined, B = undefined, R extends Successes = Successes, K extends CredentialKind = CredentialKind>(
-  description: Endpoint<P, Q, B, R, K>,
-): AnyEndpoint {
+export function endpoint<
+  P = undefined,
+  Q = undefined,
+  B = undefined,
+  R extends Successes = Successes,
+  K extends CredentialKind = CredentialKind,
+>(description: Endpoint<P, Q, B, R, K>): AnyEndpoint {
   // The list of endpoints holds every shape; the mount gives each handler the input its own schemas produce.
   return description as unknown as AnyEndpoint;
 }

@@ -25,7 +25,13 @@ export const ROUTE_GROUPS: RouteGroup[] = [
   { prefix: '/api/v1/client', endpoints: [...clientScoreEndpoints, ...clientLeaderboardEndpoints, ...clientPlayerEndpoints] },
   {
     prefix: '/api/v1/server',
-    endpoints: [...serverScoreEndpoints, ...serverLeaderboardEndpoints, ...serverClanEndpoints, ...serverPlayerEndpoints, ...serverThirdPartyKeyEndpoints],
+    endpoints: [
+      ...serverScoreEndpoints,
+      ...serverLeaderboardEndpoints,
+      ...serverClanEndpoints,
+      ...serverPlayerEndpoints,
+      ...serverThirdPartyKeyEndpoints,
+    ],
   },
   { prefix: '/api/v1/third_party', endpoints: thirdPartyEndpoints },
   { prefix: '/api/v1/signup', endpoints: signupEndpoints },

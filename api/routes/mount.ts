@@ -22,7 +22,13 @@ function send(res: Response, { status, body }: Reply<Successes>): void {
 }
 
 /** The route's chain: per-IP limit, authentication, per-caller limit, then one step that validates and handles. */
-function chain(endpoint: AnyEndpoint, guard: CredentialKind | undefined, app: AppContext, auth: Authenticators, limits: RateLimits): RequestHandler[] {
+function chain(
+  endpoint: AnyEndpoint,
+  guard: CredentialKind | undefined,
+  app: AppContext,
+  auth: Authenticators,
+  limits: RateLimits,
+): RequestHandler[] {
   const handlers: RequestHandler[] = [];
   const limit = endpoint.rateLimit;
   if (limit && PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);

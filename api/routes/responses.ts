@@ -47,7 +47,9 @@ export const BatchResult = object({
 const playerFields = () => ({ player_id: str(), display_name: str(), avatar_url: uri(), clan_id: nullable(str()) });
 const clanFields = () => ({ clan_id: str(), name: str(), member_count: int() });
 
-export const PlayerRecord = object({ leaderboard_id: str(), ...playerFields(), score: num(), rank: int(), total: int() }).id('PlayerRecord');
+export const PlayerRecord = object({ leaderboard_id: str(), ...playerFields(), score: num(), rank: int(), total: int() }).id(
+  'PlayerRecord',
+);
 
 export const ClanRecord = object({
   leaderboard_id: str(),
@@ -133,7 +135,10 @@ export const Player = object({
   player_id: str(),
   display_name: str(),
   clan_id: nullable(str()),
-  aliases: documentedAs(Joi.object<Record<string, string>>().pattern(/./, str()), { type: 'object', additionalProperties: { type: 'string' } }),
+  aliases: documentedAs(Joi.object<Record<string, string>>().pattern(/./, str()), {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+  }),
 }).id('Player');
 export const ThirdPartyKeyCreated = object({ key_id: str(), name: str(), api_key: str() }).id('ThirdPartyKeyCreated');
 export const ThirdPartyKey = object({ key_id: str(), name: str(), created_at: time(), revoked_at: nullable(time()) });

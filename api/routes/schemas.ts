@@ -116,10 +116,13 @@ export const displayName = readableName(32);
 
 /** A finite number, or a string holding a decimal number. */
 export const score = documentedAs(
-  Joi.number().unsafe().messages({
-    'number.base': 'must be a finite number',
-    'number.infinity': 'must be a finite number',
-  }).example(1),
+  Joi.number()
+    .unsafe()
+    .messages({
+      'number.base': 'must be a finite number',
+      'number.infinity': 'must be a finite number',
+    })
+    .example(1),
   { anyOf: [{ type: 'number' }, { type: 'string', description: 'a decimal number' }] },
 );
 

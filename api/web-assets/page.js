@@ -23,7 +23,10 @@
   var total = Number(data.total);
   var loading = false;
   var seen = new Set();
-  if (list) Array.prototype.forEach.call(list.children, function (li) { seen.add(li.dataset.id); });
+  if (list)
+    Array.prototype.forEach.call(list.children, function (li) {
+      seen.add(li.dataset.id);
+    });
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -119,7 +122,8 @@
     status.textContent = '';
     var url = new window.URL(data.entries, window.location.href);
     url.search = new window.URLSearchParams({ token: data.token, view: view, offset: String(next), limit: data.limit }).toString();
-    window.fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    window
+      .fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
       .then(function (response) {
         if (!response.ok) throw new Error('HTTP ' + response.status);
         return response.json();

@@ -40,20 +40,20 @@ export class ThirdPartyKeyStore {
   /** A game's keys, oldest first, a page at a time, with the game's count. */
   async pageByGame(gameId: string, offset: number, limit: number): Promise<{ total: number; keys: ThirdPartyKey[] }> {
     const [page, count] = await Promise.all([
-      this.pool.query<KeyRow>(
-        `SELECT ${COLUMNS} FROM third_party_keys WHERE game_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-        [gameId, limit, offset],
-      ),
+      this.pool.query<KeyRow>(`SELECT ${COLUMNS} FROM third_party_keys WHERE game_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+        gameId,
+        limit,
+        offset,
+      ]),
       this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM third_party_keys WHERE game_id = $1', [gameId]),
     ]);
     return { total: count.rows[0]!.count, keys: page.rows.map(toKey) };
   }
 
   async findActiveByHash(hash: Buffer): Promise<ThirdPartyKey | undefined> {
-    const { rows } = await this.pool.query<KeyRow>(
-      `SELECT ${COLUMNS} FROM third_party_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-      [hash],
-    );
+    const { rows } = await this.pool.query<KeyRow>(`SELECT ${COLUMNS} FROM third_party_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [
+      hash,
+    ]);
     return rows[0] && toKey(rows[0]);
   }
 

@@ -68,7 +68,10 @@ export class ClanService {
       if (!(await clans.lock(gameId, clanId, 'update'))) throw new NotFoundError('clan_not_found', `This game has no clan '${clanId}'.`);
       const members = await this.players.in(client).leaveClan(gameId, clanId);
       for (const board of boards) {
-        await this.rankings.setClans(board, members.map((id) => [id, null]));
+        await this.rankings.setClans(
+          board,
+          members.map((id) => [id, null]),
+        );
         await this.rankings.reconcileClan(board, clanId, []); // drops whatever drift left of its total
       }
       await clans.delete(gameId, clanId);

@@ -36,7 +36,10 @@ export class GameStore {
 
   /** Games, oldest first, a page at a time. */
   async page(offset: number, limit: number): Promise<Game[]> {
-    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id LIMIT $1 OFFSET $2`, [limit, offset]);
+    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id LIMIT $1 OFFSET $2`, [
+      limit,
+      offset,
+    ]);
     return rows.map(toGame);
   }
 

@@ -71,19 +71,18 @@ export class LeaderboardStore {
   }
 
   async findByInternalId(internalId: number): Promise<Leaderboard | undefined> {
-    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE internal_id = $1`, [
-      internalId,
-    ]);
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE internal_id = $1`, [internalId]);
     return rows[0] && toLeaderboard(rows[0]);
   }
 
   /** A game's leaderboards, oldest first, a page at a time, with the game's count. */
   async pageByGame(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
     const [page, count] = await Promise.all([
-      this.pool.query<LeaderboardRow>(
-        `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY internal_id LIMIT $2 OFFSET $3`,
-        [gameId, limit, offset],
-      ),
+      this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY internal_id LIMIT $2 OFFSET $3`, [
+        gameId,
+        limit,
+        offset,
+      ]),
       this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM leaderboards WHERE game_id = $1', [gameId]),
     ]);
     return { total: count.rows[0]!.count, leaderboards: page.rows.map(toLeaderboard) };
@@ -112,7 +111,7 @@ export class LeaderboardStore {
 
   /** Every leaderboard, a page at a time. */
   async *walk(type?: LeaderboardType, pageSize = 500): AsyncGenerator<Leaderboard[]> {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await this.pageAfter(after, pageSize, type);
       if (page.length === 0) return;
       yield page;
@@ -126,7 +125,16 @@ export class LeaderboardStore {
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [gameId, leaderboardId, settings.name, settings.type, settings.sortOrder, settings.clientReports, settings.minScore, settings.maxScore],
+      [
+        gameId,
+        leaderboardId,
+        settings.name,
+        settings.type,
+        settings.sortOrder,
+        settings.clientReports,
+        settings.minScore,
+        settings.maxScore,
+      ],
     );
     return rows[0] && toLeaderboard(rows[0]);
   }

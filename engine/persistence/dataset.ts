@@ -44,7 +44,9 @@ export class DatasetGuard {
     }
     if (problem) {
       if (!replaceMismatch) {
-        throw new DatasetMismatchError(`${problem}. Point REDIS_URL or REDIS_KEY_PREFIX elsewhere, or set REBUILD_ON_DATASET_MISMATCH=1 to empty the prefix and rebuild from PostgreSQL.`);
+        throw new DatasetMismatchError(
+          `${problem}. Point REDIS_URL or REDIS_KEY_PREFIX elsewhere, or set REBUILD_ON_DATASET_MISMATCH=1 to empty the prefix and rebuild from PostgreSQL.`,
+        );
       }
       await unlinkKeysWithPrefix(this.redis, this.prefix);
       await this.claim(markers, identity);
@@ -73,7 +75,10 @@ export class DatasetGuard {
     for (const key of keys) {
       if ((await this.redis.set(key, identity, 'NX')) === 'OK') continue;
       const holder = await this.redis.get(key);
-      if (holder !== identity) throw new DatasetMismatchError(`Another deployment (dataset ${holder}) claimed this Redis at the same time as this database (${identity}).`);
+      if (holder !== identity)
+        throw new DatasetMismatchError(
+          `Another deployment (dataset ${holder}) claimed this Redis at the same time as this database (${identity}).`,
+        );
     }
   }
 

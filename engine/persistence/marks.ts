@@ -73,7 +73,15 @@ export class PersistenceMarks {
   async claim(board: { internalId: number }, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
     const k = leaderboardKeys(this.prefix, board.internalId);
     const [playerMarks, clanMarks] = await this.redis.persistClaim(
-      k.dirty, k.scores, k.dirtyClans, k.clans, k.clanVersions, k.queued, maxPlayers, maxClans, QUEUED_FLAG_TTL_MS,
+      k.dirty,
+      k.scores,
+      k.dirtyClans,
+      k.clans,
+      k.clanVersions,
+      k.queued,
+      maxPlayers,
+      maxClans,
+      QUEUED_FLAG_TTL_MS,
     );
     const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 3 };
     for (let i = 0; i < playerMarks.length; i += 3) {

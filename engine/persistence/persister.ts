@@ -33,7 +33,12 @@ export class Persister {
   /** Writes the claimed changes to PostgreSQL; the number of rows written. */
   async write(board: Leaderboard, claimed: ClaimedChanges): Promise<number> {
     const present = claimed.players.filter((player) => player.score !== '');
-    await this.scores.writeScores(board.internalId, board.sortOrder, present.map((p) => p.playerId), present.map((p) => p.score));
+    await this.scores.writeScores(
+      board.internalId,
+      board.sortOrder,
+      present.map((p) => p.playerId),
+      present.map((p) => p.score),
+    );
     await this.scores.writeClanTotals(board.internalId, claimed.clans);
     return present.length + claimed.clans.length;
   }

@@ -23,10 +23,7 @@ export class ScoreStore {
     );
   }
 
-  async writeClanTotals(
-    leaderboardInternalId: number,
-    totals: { clanId: string; total: string; version: string }[],
-  ): Promise<void> {
+  async writeClanTotals(leaderboardInternalId: number, totals: { clanId: string; total: string; version: string }[]): Promise<void> {
     const present = totals.filter((t) => t.total !== '');
     const removed = totals.filter((t) => t.total === '');
     if (present.length > 0) {

@@ -91,7 +91,11 @@ export class PlayerService {
    * profiles are kept in the cache when `retain` says so: a list read deep in a big board is a scan,
    * and keeping its entries would only push out the players actually in use (and churn the heap).
    */
-  async getMany(gameId: string, playerIds: string[], retain: (playerId: string) => boolean = () => true): Promise<Map<string, PlayerProfile>> {
+  async getMany(
+    gameId: string,
+    playerIds: string[],
+    retain: (playerId: string) => boolean = () => true,
+  ): Promise<Map<string, PlayerProfile>> {
     const profiles = new Map<string, PlayerProfile>();
     const missing: string[] = [];
     for (const id of playerIds) {
@@ -137,7 +141,11 @@ export class PlayerService {
    * them in the same order; a failure in between rolls PostgreSQL back and the scheduled
    * reconciliation realigns the boards already changed with PostgreSQL's membership.
    */
-  async update(gameId: string, playerId: string, changes: PlayerChanges): Promise<{ profile: PlayerProfile; aliases: Record<string, string> }> {
+  async update(
+    gameId: string,
+    playerId: string,
+    changes: PlayerChanges,
+  ): Promise<{ profile: PlayerProfile; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
     const { transact, store, aliases, clans, leaderboards, rankings, invalidator } = this.deps;
     const boards = changes.clanId !== undefined ? await leaderboards.clanBoards(gameId) : [];

@@ -42,10 +42,10 @@ export class PlayerStore {
   }
 
   async findByDevice(gameId: string, deviceId: string): Promise<Player | undefined> {
-    const { rows } = await this.db.query<PlayerRow>(
-      `SELECT ${COLUMNS} FROM players WHERE game_id = $1 AND device_id = $2`,
-      [gameId, deviceId],
-    );
+    const { rows } = await this.db.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE game_id = $1 AND device_id = $2`, [
+      gameId,
+      deviceId,
+    ]);
     return rows[0] && toPlayer(rows[0]);
   }
 
@@ -73,10 +73,10 @@ export class PlayerStore {
 
   /** Locks the player's row until the transaction ends; its current clan, or undefined when the game has no such player. */
   async lock(gameId: string, id: string): Promise<{ clanId: string | null } | undefined> {
-    const { rows } = await this.db.query<{ clan_id: string | null }>('SELECT clan_id FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE', [
-      id,
-      gameId,
-    ]);
+    const { rows } = await this.db.query<{ clan_id: string | null }>(
+      'SELECT clan_id FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
+      [id, gameId],
+    );
     return rows[0] && { clanId: rows[0].clan_id };
   }
 

@@ -90,7 +90,11 @@ export class LeaderboardReader {
     }
     // The viewer is kept, and their neighbours when they are near the top.
     const nearTop = (found.entries[0]?.rank ?? Infinity) <= RETAINED_TOP;
-    const profiles = await this.players.getMany(gameId, found.entries.map((e) => e.id), (id) => nearTop || id === playerId);
+    const profiles = await this.players.getMany(
+      gameId,
+      found.entries.map((e) => e.id),
+      (id) => nearTop || id === playerId,
+    );
     const entries = found.entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
@@ -134,16 +138,21 @@ export class LeaderboardReader {
       clanRanks.push(tied ? clanRanks[i - 1]! : i + 1);
     });
     const pageMembers = members.slice(offset, offset + limit);
-    const profiles = await this.players.getMany(gameId, pageMembers.map((m) => m.id));
+    const profiles = await this.players.getMany(
+      gameId,
+      pageMembers.map((m) => m.id),
+    );
     const entries = pageMembers.flatMap((member, i) => {
       const player = profiles.get(member.id);
       if (!player) return [];
-      return [{
-        player,
-        score: member.entry ? Number(member.entry.score) : null,
-        rank: member.entry?.rank ?? null,
-        clanRank: clanRanks[offset + i] ?? null,
-      }];
+      return [
+        {
+          player,
+          score: member.entry ? Number(member.entry.score) : null,
+          rank: member.entry?.rank ?? null,
+          clanRank: clanRanks[offset + i] ?? null,
+        },
+      ];
     });
     return { leaderboard, clan, total: memberIds.length, entries };
   }

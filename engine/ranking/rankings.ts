@@ -50,17 +50,17 @@ export class Rankings {
     const touching = this.marks.beforeMarking(board);
     if (touching) await touching;
     const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
-      ...reportScriptKeys(this.prefix, board.internalId, playerId), playerId, String(score), board.sortOrder, QUEUED_FLAG_TTL_MS,
+      ...reportScriptKeys(this.prefix, board.internalId, playerId),
+      playerId,
+      String(score),
+      board.sortOrder,
+      QUEUED_FLAG_TTL_MS,
     );
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
-  async scoresOf(
-    board: RankedBoard,
-    view: View,
-    ids: string[],
-  ): Promise<{ total: number; entries: (RankedEntry | undefined)[] }> {
+  async scoresOf(board: RankedBoard, view: View, ids: string[]): Promise<{ total: number; entries: (RankedEntry | undefined)[] }> {
     const reply = await this.redis.scoresOf(this.rankingKey(board, view), board.sortOrder, ...ids);
     const entries = ids.map((id, i) => {
       const score = String(reply[1 + 2 * i]);
@@ -90,7 +90,10 @@ export class Rankings {
     await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
       await this.redis.setClans(
-        ...this.clanKeys(board, chunk.map(([player]) => player)),
+        ...this.clanKeys(
+          board,
+          chunk.map(([player]) => player),
+        ),
         ...chunk.flatMap(([player, clan]) => [player, clan ?? '']),
       );
     }
@@ -108,8 +111,12 @@ export class Rankings {
     await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(scores, 2000)) {
       await this.redis.mergeScores(
-        ...this.clanKeys(board, chunk.map(([player]) => player)),
-        board.sortOrder, ...chunk.flatMap(([player, score]) => [player, String(score)]),
+        ...this.clanKeys(
+          board,
+          chunk.map(([player]) => player),
+        ),
+        board.sortOrder,
+        ...chunk.flatMap(([player, score]) => [player, String(score)]),
       );
     }
   }

@@ -35,10 +35,7 @@ export class ScoreService {
   async reportFromClient(gameId: string, playerId: string, leaderboardId: string, score: number): Promise<ReportResult> {
     const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
     if (!leaderboard.clientReports) {
-      throw new ForbiddenError(
-        `Leaderboard '${leaderboardId}' accepts scores from the game server only.`,
-        'client_reports_disabled',
-      );
+      throw new ForbiddenError(`Leaderboard '${leaderboardId}' accepts scores from the game server only.`, 'client_reports_disabled');
     }
     const problem = boundsProblem(leaderboard, score);
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
@@ -80,10 +77,7 @@ export class ScoreService {
   }
 
   async record(gameId: string, leaderboardId: string, playerId: string): Promise<PlayerRecord> {
-    const [leaderboard, player] = await Promise.all([
-      this.leaderboards.get(gameId, leaderboardId),
-      this.players.get(gameId, playerId),
-    ]);
+    const [leaderboard, player] = await Promise.all([this.leaderboards.get(gameId, leaderboardId), this.players.get(gameId, playerId)]);
     const { total, entries } = await this.rankings.scoresOf(leaderboard, 'players', [playerId]);
     const entry = entries[0];
     if (!entry) {

@@ -25,14 +25,24 @@ const IN_FLIGHT = 10;
  * over loopback; the sides alternate for `rounds` rounds and each keeps its median. The player
  * lookups are warmed first, so both sides time the avatar work alone.
  */
-export async function avatarSizeCost(engine: Engine, playerIds: string[], options: { requests?: number; rounds?: number } = {}): Promise<AvatarSizeCost> {
+export async function avatarSizeCost(
+  engine: Engine,
+  playerIds: string[],
+  options: { requests?: number; rounds?: number } = {},
+): Promise<AvatarSizeCost> {
   const requests = options.requests ?? 300;
   const rounds = options.rounds ?? 1;
   const playerOf = (i: number) => playerIds[i % playerIds.length]!;
-  const distinct = Array.from({ length: requests }, (_, i) => `/api/v1/users/${playerOf(i)}/avatar.png?size=${16 + Math.floor((i * 497) / requests)}`);
+  const distinct = Array.from(
+    { length: requests },
+    (_, i) => `/api/v1/users/${playerOf(i)}/avatar.png?size=${16 + Math.floor((i * 497) / requests)}`,
+  );
   const equal = Array.from({ length: requests }, (_, i) => `/api/v1/users/${playerOf(i)}/avatar.png?size=128`);
 
-  await timeOnFreshApp(engine, playerIds.map((id) => `/api/v1/users/${id}/avatar.png?size=16`));
+  await timeOnFreshApp(
+    engine,
+    playerIds.map((id) => `/api/v1/users/${id}/avatar.png?size=16`),
+  );
   const distinctMs: number[] = [];
   const equalMs: number[] = [];
   for (let round = 0; round < rounds; round += 1) {

@@ -33,7 +33,9 @@ if (cluster.isPrimary && processes > 1) {
     // The service's own configuration, so the key prefix and queue shards are the worker's.
     const config = loadConfig(process.env);
     const { marks, rankings } = createRankingParts(
-      createRedis(config.redisUrl, { role: 'request' }), createRedis(config.redisUrl, { role: 'queue' }), config,
+      createRedis(config.redisUrl, { role: 'request' }),
+      createRedis(config.redisUrl, { role: 'queue' }),
+      config,
     );
     const ranked = { internalId: Number(board), sortOrder: 'desc' as const };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
@@ -46,7 +48,13 @@ if (cluster.isPrimary && processes > 1) {
       const { player_id: player, score } = req.body as { player_id: string; score: number };
       const outcome = await rankings.report(ranked, player, score);
       if (outcome.needsPersistence) await marks.requestJobs([ranked.internalId]);
-      res.json({ player_id: player, best_score: Number(outcome.best), improved: outcome.improved, rank: outcome.rank, total: outcome.total });
+      res.json({
+        player_id: player,
+        best_score: Number(outcome.best),
+        improved: outcome.improved,
+        rank: outcome.rank,
+        total: outcome.total,
+      });
     });
   }
   app.get('/healthz', (_req, res) => {

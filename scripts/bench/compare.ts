@@ -42,7 +42,11 @@ export function buildRevision(revision: string): { root: string; commit: string 
  * after, before, … so a drift of the machine's speed falls on both. The worker is this build's.
  */
 export async function compareBuilds(
-  setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, worker: Started, revision: string,
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  worker: Started,
+  revision: string,
 ): Promise<ComparisonResults> {
   log(`Building ${revision} beside this checkout`);
   const { root, commit } = buildRevision(revision);
@@ -59,9 +63,13 @@ export async function compareBuilds(
     for (let round = 1; round <= options.compareRounds; round += 1) {
       const runs = { before: [] as ScenarioRun[], after: [] as ScenarioRun[] };
       for (const build of round % 2 === 1 ? builds : [...builds].reverse()) {
-        log(`Round ${round} of ${options.compareRounds}: ${build.name === 'before' ? `${revision} (${commit.slice(0, 12)})` : 'this build'}`);
+        log(
+          `Round ${round} of ${options.compareRounds}: ${build.name === 'before' ? `${revision} (${commit.slice(0, 12)})` : 'this build'}`,
+        );
         for (const scenario of scenarios) {
-          runs[build.name].push(await runScenario(build.setup.apiPort, scenario, ctx, timing, { processes: 1, target: 'api' }, { server: build.api, worker }));
+          runs[build.name].push(
+            await runScenario(build.setup.apiPort, scenario, ctx, timing, { processes: 1, target: 'api' }, { server: build.api, worker }),
+          );
           if (scenario.method === 'POST') await timeUntilDrained(() => readyzPending(setup.apiPort), 60_000);
         }
       }
@@ -79,7 +87,10 @@ export function comparisonRows(comparison: ComparisonResults) {
   return labels.map((label) => {
     const pairs = comparison.rounds
       .map((round) => [round.before.find((r) => r.label === label), round.after.find((r) => r.label === label)] as const)
-      .filter((pair): pair is readonly [ScenarioRun, ScenarioRun] => !!pair[0] && !!pair[1] && !pair[0].missing && !pair[1].missing && pair[0].rps > 0);
+      .filter(
+        (pair): pair is readonly [ScenarioRun, ScenarioRun] =>
+          !!pair[0] && !!pair[1] && !pair[0].missing && !pair[1].missing && pair[0].rps > 0,
+      );
     return {
       label,
       rounds: pairs.length,

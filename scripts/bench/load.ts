@@ -72,8 +72,18 @@ function describe(run: ScenarioRun): string {
 /** A scenario that could not run because a route it needs is not built yet. */
 export function missingRun(scenario: Scenario, meta: { processes: number; target: 'api' | 'bare' }, why: string): ScenarioRun {
   const run: ScenarioRun = {
-    missing: true, probe: { status: 404, body: why }, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0, sent: 0,
-    label: scenario.label, method: scenario.method, ...meta,
+    missing: true,
+    probe: { status: 404, body: why },
+    rps: 0,
+    rpsMean: 0,
+    p50: 0,
+    p99: 0,
+    errors: 0,
+    requests: 0,
+    sent: 0,
+    label: scenario.label,
+    method: scenario.method,
+    ...meta,
   };
   process.stderr.write(`  ${describe(run)}: ${why}\n`);
   return run;

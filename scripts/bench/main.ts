@@ -64,11 +64,17 @@ async function main(): Promise<void> {
     const started = Date.now();
     const seeded = await seed(engine, parts.pool, redis, options.players, options.smallBoard);
     results.seedSeconds = (Date.now() - started) / 1000;
-    log(`  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`);
+    log(
+      `  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`,
+    );
 
     const ctx: ScenarioContext = {
-      gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
-      apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
+      gameId: seeded.gameId,
+      publishableKey: seeded.publishableKey,
+      secretKey: seeded.secretKey,
+      apiKey: null,
+      tokenSecret: setup.tokenSecret,
+      players: options.players,
     };
     if (options.cluster) {
       results.cluster = await clusterComparison(setup, options, ctx, redis);
@@ -136,9 +142,16 @@ let clusterRunning = false;
  * and have no replicas: on one machine, replicas would only take CPU from the very processes being
  * compared (the failover test covers them). The caller stops the cluster.
  */
-async function clusterComparison(setup: ServiceSetup, options: BenchOptions, singleCtx: ScenarioContext, single: Redis): Promise<ClusterResults> {
+async function clusterComparison(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  singleCtx: ScenarioContext,
+  single: Redis,
+): Promise<ClusterResults> {
   const appendonly = ((await single.config('GET', 'appendonly')) as string[])[1] === 'yes';
-  log(`Starting the test Redis Cluster (3 masters, no replicas, AOF ${appendonly ? 'everysec' : 'off'} like the single Redis; ports 7100-7102)`);
+  log(
+    `Starting the test Redis Cluster (3 masters, no replicas, AOF ${appendonly ? 'everysec' : 'off'} like the single Redis; ports 7100-7102)`,
+  );
   clusterRunning = true;
   const nodes = await startCluster({ replicas: false, appendonly });
   log(`  seed nodes ${nodes}`);
@@ -169,10 +182,16 @@ async function clusterComparison(setup: ServiceSetup, options: BenchOptions, sin
     const started = Date.now();
     const seeded = await seed(engine, parts.pool, client, options.players, options.smallBoard);
     const seedSeconds = (Date.now() - started) / 1000;
-    log(`  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`);
+    log(
+      `  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`,
+    );
     const clusterCtx: ScenarioContext = {
-      gameId: seeded.gameId, publishableKey: seeded.publishableKey, secretKey: seeded.secretKey,
-      apiKey: null, tokenSecret: setup.tokenSecret, players: options.players,
+      gameId: seeded.gameId,
+      publishableKey: seeded.publishableKey,
+      secretKey: seeded.secretKey,
+      apiKey: null,
+      tokenSecret: setup.tokenSecret,
+      players: options.players,
     };
     const singleWorker = await startWorker(setup);
     const clusterWorker = await startWorker(clusterSetup, 'worker-cluster');

@@ -34,7 +34,13 @@ export interface ManyBoardsFigures {
  * harder; then reports spread over 1,000 of the boards give the worker's lag.
  */
 export async function manyBoardsFigures(
-  setup: ServiceSetup, options: BenchOptions, engine: Engine, parts: BenchParts, redis: Redis, ctx: ScenarioContext, worker: Started,
+  setup: ServiceSetup,
+  options: BenchOptions,
+  engine: Engine,
+  parts: BenchParts,
+  redis: Redis,
+  ctx: ScenarioContext,
+  worker: Started,
 ): Promise<ManyBoardsFigures> {
   const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`)));
   await parts.pool.query(
@@ -54,20 +60,44 @@ export async function manyBoardsFigures(
 
     const timing = { duration: options.duration, warmup: options.warmup, connections: 10 };
     const meta = { processes: 1, target: 'api' as const };
-    const readyz = await runScenario(setup.apiPort, { label: '/readyz, 100,000 leaderboards', kind: 'readyz', method: 'GET', board: '' }, ctx, timing, meta, { server: api, worker });
+    const readyz = await runScenario(
+      setup.apiPort,
+      { label: '/readyz, 100,000 leaderboards', kind: 'readyz', method: 'GET', board: '' },
+      ctx,
+      timing,
+      meta,
+      { server: api, worker },
+    );
     const apiRssMb = peakRssMb(api);
 
     const lagBefore = await scrapeLag(setup.workerMetricsPort);
     const reports = await runScenario(
       setup.apiPort,
-      { label: 'client report_score over 1,000 of 100,000 leaderboards', kind: 'report', method: 'POST', board: 'many', boards: ACTIVE_BOARDS },
-      ctx, { ...timing, connections: options.connections }, meta, { server: api, worker },
+      {
+        label: 'client report_score over 1,000 of 100,000 leaderboards',
+        kind: 'report',
+        method: 'POST',
+        board: 'many',
+        boards: ACTIVE_BOARDS,
+      },
+      ctx,
+      { ...timing, connections: options.connections },
+      meta,
+      { server: api, worker },
     );
     await sleep(2000);
     const lag = lagQuantile(lagBefore, await scrapeLag(setup.workerMetricsPort), 0.99);
     return {
-      boards: MANY_GAMES * BOARDS_PER_GAME, games: MANY_GAMES, idleSeconds, idleCommandsPerSecond, readyz, apiRssMb,
-      workerRssMb: peakRssMb(worker), reports, lagP99: lag.seconds, lagObservations: lag.observations,
+      boards: MANY_GAMES * BOARDS_PER_GAME,
+      games: MANY_GAMES,
+      idleSeconds,
+      idleCommandsPerSecond,
+      readyz,
+      apiRssMb,
+      workerRssMb: peakRssMb(worker),
+      reports,
+      lagP99: lag.seconds,
+      lagObservations: lag.observations,
     };
   } finally {
     await stop(api);

@@ -14,11 +14,21 @@ const timing = (options: BenchOptions) => ({ duration: options.duration, warmup:
  * `reportBoard` (internal id), the bare GET plus the rank read script and the bare POST plus the
  * report script, which split the record read's and report_score's costs into Redis's and the API's.
  */
-export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started, reportBoard: number): Promise<void> {
+export async function barePhase(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  results: BenchResults,
+  processes: number,
+  worker: Started,
+  reportBoard: number,
+): Promise<void> {
   const bare = await startBare(setup, processes, reportBoard);
   try {
     for (const scenario of BARE_SCENARIOS) {
-      results.runs.push(await runScenario(setup.barePort, scenario, ctx, timing(options), { processes, target: 'bare' }, { server: bare, worker }));
+      results.runs.push(
+        await runScenario(setup.barePort, scenario, ctx, timing(options), { processes, target: 'bare' }, { server: bare, worker }),
+      );
     }
   } finally {
     await stop(bare);
@@ -29,7 +39,14 @@ export async function barePhase(setup: ServiceSetup, options: BenchOptions, ctx:
  * Every service scenario against the API with `processes` processes (the worker already running).
  * The report scenario also yields the worker's lag and the time to drain after it.
  */
-export async function apiPhase(setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, processes: number, worker: Started): Promise<void> {
+export async function apiPhase(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  results: BenchResults,
+  processes: number,
+  worker: Started,
+): Promise<void> {
   const api = await startApi(setup, processes);
   const watched = { server: api, worker };
   try {
@@ -56,7 +73,14 @@ export async function apiPhase(setup: ServiceSetup, options: BenchOptions, ctx: 
       const after = await scrapeLag(setup.workerMetricsPort);
       results.runs.push(run);
       const p99 = lagQuantile(before, after, 0.99);
-      results.worker.report.push({ processes, lagP50: lagQuantile(before, after, 0.5).seconds, lagP99: p99.seconds, observations: p99.observations, maxPending, drainMs });
+      results.worker.report.push({
+        processes,
+        lagP50: lagQuantile(before, after, 0.5).seconds,
+        lagP99: p99.seconds,
+        observations: p99.observations,
+        maxPending,
+        drainMs,
+      });
     }
     if (processes === 1 && selected.some((s) => s.kind === 'record')) await rankReadOverHttp(setup, options, ctx, results, watched);
     const underLoad = results.runs.filter((run) => run.target === 'api' && run.processes === processes);
@@ -68,10 +92,23 @@ export async function apiPhase(setup: ServiceSetup, options: BenchOptions, ctx: 
 
 /** The same record read on the small board and on the big one, on the same players. */
 async function rankReadOverHttp(
-  setup: ServiceSetup, options: BenchOptions, ctx: ScenarioContext, results: BenchResults, watched: { server: Started; worker: Started },
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  results: BenchResults,
+  watched: { server: Started; worker: Started },
 ): Promise<void> {
-  for (const [size, board] of [['small', BOARDS.small], ['large', BOARDS.main]] as const) {
-    const scenario: Scenario = { label: `record read, ${board} board, first ${options.smallBoard} players`, kind: 'record', method: 'GET', board, players: options.smallBoard };
+  for (const [size, board] of [
+    ['small', BOARDS.small],
+    ['large', BOARDS.main],
+  ] as const) {
+    const scenario: Scenario = {
+      label: `record read, ${board} board, first ${options.smallBoard} players`,
+      kind: 'record',
+      method: 'GET',
+      board,
+      players: options.smallBoard,
+    };
     const run = await runScenario(setup.apiPort, scenario, ctx, timing(options), { processes: 1, target: 'api' }, watched);
     results.runs.push(run);
     results.rankRead[size] = { entries: 0, serverMicros: 0, wallMicros: 0, ...results.rankRead[size], rps: run.missing ? null : run.rps };

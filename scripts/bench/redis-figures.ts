@@ -41,7 +41,13 @@ export interface RankReadCost {
  * The record read's Redis step (Rankings.scoresOf: ZSCORE + ZCOUNT) on random players among the
  * first `players`, so two boards can be compared on exactly the same members.
  */
-export async function rankReadCost(redis: Redis, parts: BenchParts, board: Leaderboard, players: number, calls = 20_000): Promise<RankReadCost> {
+export async function rankReadCost(
+  redis: Redis,
+  parts: BenchParts,
+  board: Leaderboard,
+  players: number,
+  calls = 20_000,
+): Promise<RankReadCost> {
   const before = await scriptStats(redis);
   const started = process.hrtime.bigint();
   for (let done = 0; done < calls; done += 1000) {

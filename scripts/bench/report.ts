@@ -23,7 +23,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       '"other work" is the CPU that processes outside the bench, Redis and PostgreSQL used during each scenario: ' +
       'anything above ~0.1 core means the figure was taken on a busy machine. "worker CPU" is the persistence ' +
       'worker\'s, which shares the machine (persisting reports, and its periodic clan reconciliation). "server CPU us/req" (the API or bare ' +
-      'processes\' own CPU time per request, warm-up included) is hardly moved by that.',
+      "processes' own CPU time per request, warm-up included) is hardly moved by that.",
     '',
   ];
   lines.push(...(results.cluster ? clusterSection(results) : results.comparison ? comparisonSection(results) : serviceSections(results)));
@@ -39,12 +39,31 @@ function comparisonSection(results: BenchResults): string[] {
   const lines = [
     `## This build against ${comparison.revision} (${comparison.commit.slice(0, 12)}), 1 API process, alternating rounds`,
     '',
-    row(['scenario', 'rounds', `${comparison.revision} req/s`, 'this build req/s', 'ratio (median of rounds)', 'per round', `${comparison.revision} CPU us/req`, 'this build CPU us/req']),
+    row([
+      'scenario',
+      'rounds',
+      `${comparison.revision} req/s`,
+      'this build req/s',
+      'ratio (median of rounds)',
+      'per round',
+      `${comparison.revision} CPU us/req`,
+      'this build CPU us/req',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---', '---:', '---:']),
   ];
   for (const r of comparisonRows(comparison)) {
-    lines.push(row([r.label, r.rounds, num(r.beforeRps), num(r.afterRps), `${(r.ratio * 100).toFixed(1)}%`,
-      r.perRound.map((x) => `${(x * 100).toFixed(0)}%`).join(', '), num(r.beforeCpu), num(r.afterCpu)]));
+    lines.push(
+      row([
+        r.label,
+        r.rounds,
+        num(r.beforeRps),
+        num(r.afterRps),
+        `${(r.ratio * 100).toFixed(1)}%`,
+        r.perRound.map((x) => `${(x * 100).toFixed(0)}%`).join(', '),
+        num(r.beforeCpu),
+        num(r.afterCpu),
+      ]),
+    );
   }
   return lines;
 }
@@ -52,7 +71,20 @@ function comparisonSection(results: BenchResults): string[] {
 /** The usual run: scenarios against the ceiling, worker, memory and rank reads. */
 function serviceSections(results: BenchResults): string[] {
   const lines = [
-    row(['scenario', 'processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare (same method)', 'p99 vs bare', 'server CPU us/req', 'peak RSS MB', 'worker CPU (cores)', 'other work (cores)']),
+    row([
+      'scenario',
+      'processes',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'vs bare (same method)',
+      'p99 vs bare',
+      'server CPU us/req',
+      'peak RSS MB',
+      'worker CPU (cores)',
+      'other work (cores)',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const run of results.runs) {
@@ -60,7 +92,8 @@ function serviceSections(results: BenchResults): string[] {
       lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
       continue;
     }
-    const bare = run.target === 'api' || run.label === BARE_REPORT_LABEL || run.label === BARE_RANK_LABEL ? bareFor(results, run) : undefined;
+    const bare =
+      run.target === 'api' || run.label === BARE_REPORT_LABEL || run.label === BARE_RANK_LABEL ? bareFor(results, run) : undefined;
     const ratio = bare ? `${Math.round((run.rps / bare.rps) * 100)}% of ${run.method}` : '';
     const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
     const rss = run.rssMb ? num(run.rssMb) : '';
@@ -73,7 +106,12 @@ function serviceSections(results: BenchResults): string[] {
   lines.push('', '## Worker', '', row(['figure', 'value']), row(['---', '---']));
   for (const lag of results.worker.report) {
     const n = `${lag.processes} API process${lag.processes > 1 ? 'es' : ''}`;
-    lines.push(row([`PostgreSQL lag during report_score, ${n} (p50 / p99, bucket bounds)`, `<= ${lag.lagP50} s / <= ${lag.lagP99} s over ${num(lag.observations)} writes`]));
+    lines.push(
+      row([
+        `PostgreSQL lag during report_score, ${n} (p50 / p99, bucket bounds)`,
+        `<= ${lag.lagP50} s / <= ${lag.lagP99} s over ${num(lag.observations)} writes`,
+      ]),
+    );
     lines.push(row([`largest pending_persistence seen during it, ${n}`, num(lag.maxPending)]));
     lines.push(row([`time to pending_persistence 0 after it, ${n}`, lag.drainMs === null ? 'did not drain' : `${lag.drainMs} ms`]));
   }
@@ -81,37 +119,64 @@ function serviceSections(results: BenchResults): string[] {
   if (backlog) {
     lines.push(row(['backlog drained (distinct score changes)', num(backlog.changes)]));
     lines.push(row(['drain rate once writing', backlog.rate ? `${num(backlog.rate)} changes/s` : 'did not drain']));
-    lines.push(row(['drain time from worker spawn (start-up included)', backlog.totalMs === null ? 'did not drain' : `${(backlog.totalMs / 1000).toFixed(1)} s`]));
+    lines.push(
+      row([
+        'drain time from worker spawn (start-up included)',
+        backlog.totalMs === null ? 'did not drain' : `${(backlog.totalMs / 1000).toFixed(1)} s`,
+      ]),
+    );
   }
   lines.push(row(['worker peak RSS', `${results.worker.peakRssMb.toFixed(0)} MB`]));
-  for (const api of results.apiPeakRssMb) lines.push(row([`API peak RSS under load, largest process (${api.processes} processes)`, `${api.mb.toFixed(0)} MB`]));
+  for (const api of results.apiPeakRssMb)
+    lines.push(row([`API peak RSS under load, largest process (${api.processes} processes)`, `${api.mb.toFixed(0)} MB`]));
 
   const many = results.manyBoards;
   if (many) {
     lines.push('', `## ${num(many.boards)} leaderboards over ${many.games} games`, '', row(['figure', 'value']), row(['---', '---']));
-    lines.push(row([`Redis commands/s sent by the idle service (API + worker, over ${many.idleSeconds} s)`, many.idleCommandsPerSecond.toFixed(1)]));
+    lines.push(
+      row([`Redis commands/s sent by the idle service (API + worker, over ${many.idleSeconds} s)`, many.idleCommandsPerSecond.toFixed(1)]),
+    );
     lines.push(row([`/readyz (10 connections): req/s, p50 / p99`, `${num(many.readyz.rps)}, ${many.readyz.p50} / ${many.readyz.p99} ms`]));
-    lines.push(row(['API peak RSS during /readyz / worker peak RSS', `${many.apiRssMb.toFixed(0)} MB / ${many.workerRssMb.toFixed(0)} MB`]));
+    lines.push(
+      row(['API peak RSS during /readyz / worker peak RSS', `${many.apiRssMb.toFixed(0)} MB / ${many.workerRssMb.toFixed(0)} MB`]),
+    );
     lines.push(row([many.reports.label, `${num(many.reports.rps)} req/s, p99 ${many.reports.p99} ms, ${num(many.reports.errors)} errors`]));
     lines.push(row(['PostgreSQL lag p99 during it', `<= ${many.lagP99} s over ${num(many.lagObservations)} writes`]));
   }
   lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
   for (const [name, memory] of Object.entries(results.memory)) {
     if (!memory) continue;
-    const parts = Object.entries(memory.bytes).map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`).join(', ');
-    lines.push(row([`bytes per ranked entry, ${name} board (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]));
+    const parts = Object.entries(memory.bytes)
+      .map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`)
+      .join(', ');
+    lines.push(
+      row([`bytes per ranked entry, ${name} board (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]),
+    );
   }
-  for (const [board, cost] of [['small', results.rankRead.small], ['main', results.rankRead.large]] as const) {
+  for (const [board, cost] of [
+    ['small', results.rankRead.small],
+    ['main', results.rankRead.large],
+  ] as const) {
     if (!cost) continue;
     const http = cost.rps ? `, HTTP record read ${num(cost.rps)} req/s` : '';
-    lines.push(row([`rank read, ${board} board (${num(cost.entries)} entries)`, `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`]));
+    lines.push(
+      row([
+        `rank read, ${board} board (${num(cost.entries)} entries)`,
+        `Redis ${cost.serverMicros.toFixed(1)} us/read, engine ${cost.wallMicros.toFixed(1)} us/read pipelined${http}`,
+      ]),
+    );
   }
 
   const avatars = results.avatarSizes;
   if (avatars) {
     lines.push('', '## Avatars', '', row(['figure', 'value']), row(['---', '---']));
     const setup = `${avatars.requests} requests over ${avatars.players} players, cold avatar cache, in the bench process, median of ${avatars.rounds} round${avatars.rounds > 1 ? 's' : ''}`;
-    lines.push(row([`distinct sizes (16-512 px) vs all 128 px (${setup})`, `${num(avatars.distinctMs)} ms vs ${num(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`]));
+    lines.push(
+      row([
+        `distinct sizes (16-512 px) vs all 128 px (${setup})`,
+        `${num(avatars.distinctMs)} ms vs ${num(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`,
+      ]),
+    );
   }
 
   return lines;
@@ -121,12 +186,23 @@ function serviceSections(results: BenchResults): string[] {
 export function clusterSection(results: BenchResults): string[] {
   const cluster = results.cluster!;
   const lines = [
-    '', '## Redis Cluster vs single Redis', '',
+    '',
+    '## Redis Cluster vs single Redis',
+    '',
     `1 API process, worker apart, both services up for the whole comparison; ${cluster.rounds.length} rounds, each the single Redis then ` +
       `the Redis Cluster (${cluster.topology}; seed nodes ${cluster.nodes}, seeded the same way in ${cluster.seedSeconds.toFixed(1)} s). ` +
-      'The ratio is the median of the rounds\' ratios.',
+      "The ratio is the median of the rounds' ratios.",
     '',
-    row(['scenario', 'single req/s (rounds)', 'cluster req/s (rounds)', 'cluster / single (rounds)', 'median ratio', 'p99 ms single / cluster (median)', 'API CPU us/req single / cluster (median)', 'errors single / cluster']),
+    row([
+      'scenario',
+      'single req/s (rounds)',
+      'cluster req/s (rounds)',
+      'cluster / single (rounds)',
+      'median ratio',
+      'p99 ms single / cluster (median)',
+      'API CPU us/req single / cluster (median)',
+      'errors single / cluster',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const label of [...new Set(cluster.rounds.flatMap((round) => round.cluster.map((run) => run.label)))]) {
@@ -136,20 +212,25 @@ export function clusterSection(results: BenchResults): string[] {
       continue;
     }
     const ratios = pairs.map(([single, clustered]) => clustered.rps / single.rps);
-    lines.push(row([
-      label,
-      pairs.map(([single]) => num(single.rps)).join(', '),
-      pairs.map(([, clustered]) => num(clustered.rps)).join(', '),
-      ratios.map((r) => `${Math.round(r * 100)}%`).join(', '),
-      `${Math.round(median(ratios) * 100)}%`,
-      `${median(pairs.map(([single]) => single.p99))} / ${median(pairs.map(([, clustered]) => clustered.p99))}`,
-      `${num(median(pairs.map(([single]) => single.cpuMicros ?? 0)))} / ${num(median(pairs.map(([, clustered]) => clustered.cpuMicros ?? 0)))}`,
-      `${num(pairs.reduce((n, [single]) => n + single.errors, 0))} / ${num(pairs.reduce((n, [, clustered]) => n + clustered.errors, 0))}`,
-    ]));
+    lines.push(
+      row([
+        label,
+        pairs.map(([single]) => num(single.rps)).join(', '),
+        pairs.map(([, clustered]) => num(clustered.rps)).join(', '),
+        ratios.map((r) => `${Math.round(r * 100)}%`).join(', '),
+        `${Math.round(median(ratios) * 100)}%`,
+        `${median(pairs.map(([single]) => single.p99))} / ${median(pairs.map(([, clustered]) => clustered.p99))}`,
+        `${num(median(pairs.map(([single]) => single.cpuMicros ?? 0)))} / ${num(median(pairs.map(([, clustered]) => clustered.cpuMicros ?? 0)))}`,
+        `${num(pairs.reduce((n, [single]) => n + single.errors, 0))} / ${num(pairs.reduce((n, [, clustered]) => n + clustered.errors, 0))}`,
+      ]),
+    );
   }
   for (const lag of cluster.rounds.flatMap((round) => round.clusterLag)) {
-    lines.push('', `PostgreSQL lag during report_score on the cluster: p50 <= ${lag.lagP50} s, p99 <= ${lag.lagP99} s over ${num(lag.observations)} writes; ` +
-      `largest pending ${num(lag.maxPending)}; drained ${lag.drainMs === null ? 'never' : `${lag.drainMs} ms`} after it.`);
+    lines.push(
+      '',
+      `PostgreSQL lag during report_score on the cluster: p50 <= ${lag.lagP50} s, p99 <= ${lag.lagP99} s over ${num(lag.observations)} writes; ` +
+        `largest pending ${num(lag.maxPending)}; drained ${lag.drainMs === null ? 'never' : `${lag.drainMs} ms`} after it.`,
+    );
   }
   return lines;
 }

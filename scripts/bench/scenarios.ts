@@ -13,8 +13,18 @@ export interface ScenarioContext {
 }
 
 export type ScenarioKind =
-  | 'bare-get' | 'bare-post' | 'bare-rank' | 'bare-report' | 'report' | 'server-batch' | 'record'
-  | 'third-party-page' | 'around-me' | 'page' | 'avatar' | 'readyz';
+  | 'bare-get'
+  | 'bare-post'
+  | 'bare-rank'
+  | 'bare-report'
+  | 'report'
+  | 'server-batch'
+  | 'record'
+  | 'third-party-page'
+  | 'around-me'
+  | 'page'
+  | 'avatar'
+  | 'readyz';
 
 export interface Scenario {
   label: string;

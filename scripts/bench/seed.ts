@@ -9,7 +9,15 @@ import { leaderboardKeys, memberKey } from '../../engine/keys.js';
 import { dropDatabase } from '../../engine/db.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/redis.js';
 import {
-  BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BENCH_PREFIX, BOARDS, SEEDED_SCORE_CEILING, clanCount, clanOf, playerId, randomInts,
+  BENCH_CLUSTER_DATABASE,
+  BENCH_DATABASE,
+  BENCH_PREFIX,
+  BOARDS,
+  SEEDED_SCORE_CEILING,
+  clanCount,
+  clanOf,
+  playerId,
+  randomInts,
 } from './fixtures.js';
 
 export interface SeededGame {
@@ -34,7 +42,8 @@ export async function resetBenchData(databaseUrl: string, redis: Redis): Promise
 /** Drops a bench database only (the --cluster one lives on a fresh cluster, with no bench keys to remove). */
 export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
   const database = new URL(databaseUrl).pathname.slice(1);
-  if (database !== BENCH_DATABASE && database !== BENCH_CLUSTER_DATABASE) throw new Error(`refusing to drop ${database}: not a bench database`);
+  if (database !== BENCH_DATABASE && database !== BENCH_CLUSTER_DATABASE)
+    throw new Error(`refusing to drop ${database}: not a bench database`);
   await dropDatabase(databaseUrl);
 }
 
@@ -49,7 +58,9 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
   const game = await engine.games.create('bench');
   const boards: Record<string, Leaderboard> = {};
   const definitions: [string, 'individual' | 'clan'][] = [
-    [BOARDS.main, 'individual'], [BOARDS.clans, 'clan'], [BOARDS.small, 'individual'],
+    [BOARDS.main, 'individual'],
+    [BOARDS.clans, 'clan'],
+    [BOARDS.small, 'individual'],
     ...BOARDS.server.map((id): [string, 'individual'] => [id, 'individual']),
   ];
   for (const [id, type] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, { type })).leaderboard;
@@ -103,7 +114,12 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
     const clanKeys = key(BOARDS.clans);
     await writeSortedSet(redis, clanKeys.scores, ids, clanBoardScores);
     await writeMemberships(redis, clanBoard, ids, memberClans, clans, totals);
-    await writeSortedSet(redis, clanKeys.clans, [...totals.keys()], [...totals.values()].map((t) => t.total));
+    await writeSortedSet(
+      redis,
+      clanKeys.clans,
+      [...totals.keys()],
+      [...totals.values()].map((t) => t.total),
+    );
   };
   const timed = async (work: () => Promise<void>) => {
     const started = Date.now();
@@ -151,19 +167,27 @@ async function copy(client: pg.PoolClient, target: string, count: number, line: 
 /** Members go in score order: the skiplist then grows at one end, which Redis does ~2.5x faster. */
 async function writeSortedSet(redis: RedisClient, key: string, members: string[], scores: number[]): Promise<void> {
   const order = Array.from(members, (_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
-  await writeChunks(members.length, (batch, from, to) => {
-    const args: (string | number)[] = [];
-    for (let k = from; k < to; k += 1) args.push(scores[order[k]!]!, members[order[k]!]!);
-    batch.zadd(key, ...args);
-  }, redis);
+  await writeChunks(
+    members.length,
+    (batch, from, to) => {
+      const args: (string | number)[] = [];
+      for (let k = from; k < to; k += 1) args.push(scores[order[k]!]!, members[order[k]!]!);
+      batch.zadd(key, ...args);
+    },
+    redis,
+  );
 }
 
 async function writeHash(redis: RedisClient, key: string, fields: string[], values: string[]): Promise<void> {
-  await writeChunks(fields.length, (batch, from, to) => {
-    const args: string[] = [];
-    for (let i = from; i < to; i += 1) args.push(fields[i]!, values[i]!);
-    batch.hset(key, ...args);
-  }, redis);
+  await writeChunks(
+    fields.length,
+    (batch, from, to) => {
+      const args: string[] = [];
+      for (let i = from; i < to; i += 1) args.push(fields[i]!, values[i]!);
+      batch.hset(key, ...args);
+    },
+    redis,
+  );
 }
 
 /**
@@ -172,12 +196,22 @@ async function writeHash(redis: RedisClient, key: string, fields: string[], valu
  * picks for that player.
  */
 async function writeMemberships(
-  redis: RedisClient, internalId: number, ids: string[], memberClans: string[], clans: string[], totals: Map<string, { count: number }>,
+  redis: RedisClient,
+  internalId: number,
+  ids: string[],
+  memberClans: string[],
+  clans: string[],
+  totals: Map<string, { count: number }>,
 ): Promise<void> {
   const keys = leaderboardKeys(BENCH_PREFIX, internalId);
   const numbers = new Map(clans.map((clan, i) => [clan, String(i + 1)]));
   await writeHash(redis, keys.clanIds, [...numbers.values()], [...numbers.keys()]);
-  await writeHash(redis, keys.clanState, [...numbers.keys()], [...numbers].map(([clan, number]) => `${number}:${totals.get(clan)?.count ?? 0}`));
+  await writeHash(
+    redis,
+    keys.clanState,
+    [...numbers.keys()],
+    [...numbers].map(([clan, number]) => `${number}:${totals.get(clan)?.count ?? 0}`),
+  );
   const buckets = new Map<string, string[]>();
   ids.forEach((id, i) => {
     const key = memberKey(BENCH_PREFIX, internalId, id);
@@ -186,9 +220,13 @@ async function writeMemberships(
     buckets.set(key, fields);
   });
   const hashes = [...buckets];
-  await writeChunks(hashes.length, (batch, from, to) => {
-    for (let i = from; i < to; i += 1) batch.hset(hashes[i]![0], ...hashes[i]![1]);
-  }, redis);
+  await writeChunks(
+    hashes.length,
+    (batch, from, to) => {
+      for (let i = from; i < to; i += 1) batch.hset(hashes[i]![0], ...hashes[i]![1]);
+    },
+    redis,
+  );
 }
 
 type Pipeline = ChainableCommander;

@@ -53,7 +53,12 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
 export async function startApi(setup: ServiceSetup, processes: number, root = projectRoot): Promise<Started> {
   const name = root === projectRoot ? `api-${processes}` : `api-${processes}-${path.basename(root)}`;
   const entry = path.join(root, 'dist', 'api', 'main.js');
-  const api = startNode(`API x${processes}`, [...profiling(setup), ...nodeFlags('api'), entry], serviceEnv(setup, processes), logFile(setup, name));
+  const api = startNode(
+    `API x${processes}`,
+    [...profiling(setup), ...nodeFlags('api'), entry],
+    serviceEnv(setup, processes),
+    logFile(setup, name),
+  );
   await waitForHttp(`http://127.0.0.1:${setup.apiPort}/readyz`, api);
   await waitUntilSettled(api, processes > 1 ? processes : 0);
   return api;
@@ -69,7 +74,10 @@ export async function startWorker(setup: ServiceSetup, name = 'worker'): Promise
 /** The bare app; with `reportBoard` (an internal id) it also serves the rungs (the engine's scripts alone) on that board. */
 export async function startBare(setup: ServiceSetup, processes: number, reportBoard?: number): Promise<Started> {
   const env = {
-    ...process.env, NODE_ENV: 'production', BARE_PORT: String(setup.barePort), BARE_PROCESSES: String(processes),
+    ...process.env,
+    NODE_ENV: 'production',
+    BARE_PORT: String(setup.barePort),
+    BARE_PROCESSES: String(processes),
     ...(reportBoard !== undefined && { BARE_REPORT_BOARD: String(reportBoard), REDIS_URL: setup.redisUrl, REDIS_KEY_PREFIX: BENCH_PREFIX }),
   };
   const bare = startNode(`bare x${processes}`, [dist('scripts', 'bench', 'bare-app.js')], env, logFile(setup, `bare-${processes}`));

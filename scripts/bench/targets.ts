@@ -42,7 +42,13 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
 
-  checks.push(...workerChecks(results), ...memoryChecks(results), ...rankReadChecks(results), ...manyBoardsChecks(results), ...avatarChecks(results));
+  checks.push(
+    ...workerChecks(results),
+    ...memoryChecks(results),
+    ...rankReadChecks(results),
+    ...manyBoardsChecks(results),
+    ...avatarChecks(results),
+  );
   return checks;
 }
 
@@ -52,10 +58,17 @@ function manyBoardsChecks(results: BenchResults): TargetCheck[] {
   if (!many) return [];
   const n = many.boards.toLocaleString('en-US');
   return [
-    check(`Redis commands/s from the idle service < 100 (${n} leaderboards)`, many.idleCommandsPerSecond.toFixed(1), many.idleCommandsPerSecond < 100),
+    check(
+      `Redis commands/s from the idle service < 100 (${n} leaderboards)`,
+      many.idleCommandsPerSecond.toFixed(1),
+      many.idleCommandsPerSecond < 100,
+    ),
     check(`/readyz p99 < 20 ms (${n} leaderboards)`, `${many.readyz.p99} ms`, many.readyz.missing ? undefined : many.readyz.p99 < 20),
-    check(`PostgreSQL lag p99 < 1 s, reports over 1,000 of ${n} leaderboards`, `<= ${many.lagP99} s (${many.lagObservations} writes)`,
-      many.lagObservations > 0 ? many.lagP99 < 1 : undefined),
+    check(
+      `PostgreSQL lag p99 < 1 s, reports over 1,000 of ${n} leaderboards`,
+      `<= ${many.lagP99} s (${many.lagObservations} writes)`,
+      many.lagObservations > 0 ? many.lagP99 < 1 : undefined,
+    ),
     check(`API RSS <= 200 MB with ${n} leaderboards`, `${many.apiRssMb.toFixed(0)} MB`, many.apiRssMb <= 200),
   ];
 }
@@ -65,7 +78,13 @@ function avatarChecks(results: BenchResults): TargetCheck[] {
   const avatars = results.avatarSizes;
   if (!avatars) return [];
   const target = `${avatars.requests} avatar requests of distinct sizes within 2x of ${avatars.requests} of one size (cold cache)`;
-  return [check(target, `${Math.round(avatars.distinctMs)} vs ${Math.round(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`, avatars.ratio <= 2)];
+  return [
+    check(
+      target,
+      `${Math.round(avatars.distinctMs)} vs ${Math.round(avatars.equalMs)} ms (${avatars.ratio.toFixed(2)}x)`,
+      avatars.ratio <= 2,
+    ),
+  ];
 }
 
 /** --cluster only: report_score on the Redis Cluster within 15% of the single Redis (median of the rounds' ratios). */
@@ -104,10 +123,16 @@ function workerChecks(results: BenchResults): TargetCheck[] {
   for (const lag of results.worker.report) {
     const n = processesLabel(lag.processes);
     checks.push(
-      check(`PostgreSQL lag p99 < 1 s during report_score (${n})`, `<= ${lag.lagP99} s (${lag.observations} writes)`,
-        lag.observations > 0 ? lag.lagP99 < 1 : undefined),
-      check(`pending_persistence 0 within 2 s after report_score (${n})`, lag.drainMs === null ? 'never' : `${lag.drainMs} ms`,
-        lag.drainMs !== null && lag.drainMs <= 2000),
+      check(
+        `PostgreSQL lag p99 < 1 s during report_score (${n})`,
+        `<= ${lag.lagP99} s (${lag.observations} writes)`,
+        lag.observations > 0 ? lag.lagP99 < 1 : undefined,
+      ),
+      check(
+        `pending_persistence 0 within 2 s after report_score (${n})`,
+        lag.drainMs === null ? 'never' : `${lag.drainMs} ms`,
+        lag.drainMs !== null && lag.drainMs <= 2000,
+      ),
     );
   }
   return checks;
@@ -131,13 +156,21 @@ function rankReadChecks(results: BenchResults): TargetCheck[] {
   const target = (how: string) => `rank read cost at ${large.entries} within 1.5x of at ${small.entries} (${how})`;
   const redisRatio = large.serverMicros / small.serverMicros;
   const checks = [
-    check(target('Redis time per read'), `${large.serverMicros.toFixed(1)} vs ${small.serverMicros.toFixed(1)} us (${redisRatio.toFixed(2)}x)`,
-      redisRatio <= 1.5),
+    check(
+      target('Redis time per read'),
+      `${large.serverMicros.toFixed(1)} vs ${small.serverMicros.toFixed(1)} us (${redisRatio.toFixed(2)}x)`,
+      redisRatio <= 1.5,
+    ),
   ];
   if (small.rps && large.rps) {
     const httpRatio = small.rps / large.rps;
-    checks.push(check(target('HTTP record read'), `${Math.round(large.rps)} vs ${Math.round(small.rps)} req/s (${httpRatio.toFixed(2)}x)`,
-      httpRatio <= 1.5));
+    checks.push(
+      check(
+        target('HTTP record read'),
+        `${Math.round(large.rps)} vs ${Math.round(small.rps)} req/s (${httpRatio.toFixed(2)}x)`,
+        httpRatio <= 1.5,
+      ),
+    );
   }
   return checks;
 }

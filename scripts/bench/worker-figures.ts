@@ -114,6 +114,7 @@ export async function backlogDrain(
   await worker;
   if (doneAt === null) return { changes: initial, queueMs, totalMs: null, rate: null };
   // Drained within one poll of starting: only the end-to-end figure is left to go by.
-  const rate = firstDrop && doneAt > firstDrop.at ? firstDrop.left / ((doneAt - firstDrop.at) / 1000) : initial / ((doneAt - spawned) / 1000);
+  const rate =
+    firstDrop && doneAt > firstDrop.at ? firstDrop.left / ((doneAt - firstDrop.at) / 1000) : initial / ((doneAt - spawned) / 1000);
   return { changes: initial, queueMs, totalMs: doneAt - spawned, rate };
 }

@@ -35,7 +35,8 @@ function nextRequest(): { method: string; path: string; headers: Record<string, 
       body: JSON.stringify({ player_id: player.id, scores: [score, score], leaderboard_ids: ['solo', 'clans'] }),
     };
   }
-  if (roll < 0.65) return { method: 'GET', path: `/api/v1/client/leaderboards/solo/players/${player.id}`, headers: { 'Secret-Key': plan.secretKey } };
+  if (roll < 0.65)
+    return { method: 'GET', path: `/api/v1/client/leaderboards/solo/players/${player.id}`, headers: { 'Secret-Key': plan.secretKey } };
   if (roll < 0.75) return { method: 'GET', path: '/api/v1/client/leaderboards/solo/around_me?range=5', headers: client };
   if (roll < 0.85) {
     const offset = Math.floor(Math.random() * plan.players.length);

@@ -42,7 +42,14 @@ async function main(): Promise<void> {
   const api = start('api', env);
   start('worker', env);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(() => fetch(`${url}/readyz`).then((r) => r.ok, () => false), 'the API');
+  await waitFor(
+    () =>
+      fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    'the API',
+  );
   const plan = await setUpGame(url);
 
   const calibration = await drive({ ...plan, url, seconds: 5, rate: 0 });
@@ -60,7 +67,9 @@ async function main(): Promise<void> {
   const warm = median(rss.slice(10, 15));
   const end = median(rss.slice(-5));
   const growth = (end - warm) / warm;
-  const fiveXx = Object.entries(soak.statuses).filter(([status]) => status.startsWith('5')).reduce((n, [, c]) => n + c, 0);
+  const fiveXx = Object.entries(soak.statuses)
+    .filter(([status]) => status.startsWith('5'))
+    .reduce((n, [, c]) => n + c, 0);
   const rows: [string, string, boolean | undefined][] = [
     ['duration', `${seconds} s`, undefined],
     ['requests', `${soak.requests} (${Math.round(soak.rate)} req/s, target ${rate})`, undefined],
@@ -72,13 +81,18 @@ async function main(): Promise<void> {
     ['PostgreSQL equals Redis at the end', consistent.detail, consistent.ok],
   ];
   process.stdout.write('\n| figure | value | result |\n| --- | --- | --- |\n');
-  for (const [figure, value, ok] of rows) process.stdout.write(`| ${figure} | ${value} | ${ok === undefined ? '' : ok ? 'PASS' : 'FAIL'} |\n`);
+  for (const [figure, value, ok] of rows)
+    process.stdout.write(`| ${figure} | ${value} | ${ok === undefined ? '' : ok ? 'PASS' : 'FAIL'} |\n`);
   process.exitCode = rows.every(([, , ok]) => ok !== false) ? 0 : 1;
 }
 
 async function setUpGame(url: string) {
   const call = async (method: string, route: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(`${url}${route}`, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}${route}`, {
+      method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
     return res.json();
   };
@@ -90,7 +104,8 @@ async function setUpGame(url: string) {
   const players: { id: string; token: string }[] = [];
   for (let i = 0; i < 500; i += 1) {
     const signup = await call('POST', '/api/v1/signup/anonymous', { 'Publishable-Key': game.publishable_key }, {});
-    if (i % 4 !== 0) await call('PATCH', `/api/v1/server/players/${signup.player_id}`, server, { clan_id: ['red', 'blue', 'green'][i % 3] });
+    if (i % 4 !== 0)
+      await call('PATCH', `/api/v1/server/players/${signup.player_id}`, server, { clan_id: ['red', 'blue', 'green'][i % 3] });
     players.push({ id: signup.player_id, token: signup.token });
   }
   const key = await call('POST', '/api/v1/server/third_party_keys', server, { name: 'soak' });
@@ -109,7 +124,9 @@ interface LoadResult {
 
 function drive(plan: object): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const load = spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'soak', 'load.js'), JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const load = spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'soak', 'load.js'), JSON.stringify(plan)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     load.stdout.on('data', (chunk) => (out += chunk));
     load.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
@@ -120,23 +137,40 @@ async function compare(redisUrl: string, databaseUrl: string, gameId: string): P
   const redis = new Redis(redisUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl });
   try {
-    const { rows: boards } = await pool.query<{ internal_id: number; leaderboard_id: string }>('SELECT internal_id, leaderboard_id FROM leaderboards WHERE game_id = $1', [gameId]);
+    const { rows: boards } = await pool.query<{ internal_id: number; leaderboard_id: string }>(
+      'SELECT internal_id, leaderboard_id FROM leaderboards WHERE game_id = $1',
+      [gameId],
+    );
     const problems: string[] = [];
     let entries = 0;
     for (const board of boards) {
       const keys = leaderboardKeys(PREFIX, board.internal_id);
       const live = await redis.zrange(keys.scores, '0', '-1', 'WITHSCORES');
-      const { rows } = await pool.query<{ player_id: string; score: number }>('SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1', [board.internal_id]);
+      const { rows } = await pool.query<{ player_id: string; score: number }>(
+        'SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1',
+        [board.internal_id],
+      );
       const stored = new Map(rows.map((row) => [row.player_id, row.score]));
       entries += live.length / 2;
-      for (let i = 0; i < live.length; i += 2) if (stored.get(live[i]!) !== Number(live[i + 1])) problems.push(`${board.leaderboard_id}/${live[i]}`);
+      for (let i = 0; i < live.length; i += 2)
+        if (stored.get(live[i]!) !== Number(live[i + 1])) problems.push(`${board.leaderboard_id}/${live[i]}`);
       if (stored.size !== live.length / 2) problems.push(`${board.leaderboard_id}: ${stored.size} rows vs ${live.length / 2} entries`);
       const totals = await redis.zrange(keys.clans, '0', '-1', 'WITHSCORES');
-      const { rows: clanRows } = await pool.query<{ clan_id: string; score: number }>('SELECT clan_id, score FROM clan_scores WHERE leaderboard_internal_id = $1', [board.internal_id]);
+      const { rows: clanRows } = await pool.query<{ clan_id: string; score: number }>(
+        'SELECT clan_id, score FROM clan_scores WHERE leaderboard_internal_id = $1',
+        [board.internal_id],
+      );
       const storedTotals = new Map(clanRows.map((row) => [row.clan_id, row.score]));
-      for (let i = 0; i < totals.length; i += 2) if (storedTotals.get(totals[i]!) !== Number(totals[i + 1])) problems.push(`clan ${totals[i]}`);
+      for (let i = 0; i < totals.length; i += 2)
+        if (storedTotals.get(totals[i]!) !== Number(totals[i + 1])) problems.push(`clan ${totals[i]}`);
     }
-    return { ok: problems.length === 0, detail: problems.length === 0 ? `${entries} entries and every clan total equal` : `${problems.length} differ: ${problems.slice(0, 5).join(', ')}` };
+    return {
+      ok: problems.length === 0,
+      detail:
+        problems.length === 0
+          ? `${entries} entries and every clan total equal`
+          : `${problems.length} differ: ${problems.slice(0, 5).join(', ')}`,
+    };
   } finally {
     redis.disconnect();
     await pool.end();
@@ -152,7 +186,9 @@ function start(role: 'api' | 'worker', env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 

@@ -23,7 +23,10 @@ describe('admin endpoints', () => {
     expect(created.body.secret_key).to.match(/^sk_/);
     // Oldest first: the newest game is the last entry of the last page.
     const { body: count } = await client.get('/api/v1/admin/games?limit=1').set(ADMIN).expect(200);
-    const list = await client.get(`/api/v1/admin/games?limit=1&offset=${count.total - 1}`).set(ADMIN).expect(200);
+    const list = await client
+      .get(`/api/v1/admin/games?limit=1&offset=${count.total - 1}`)
+      .set(ADMIN)
+      .expect(200);
     expect(list.body).to.include({ total: count.total, limit: 1, offset: count.total - 1 });
     expect(list.body.games).to.have.length(1);
     expect(list.body.games[0]).to.include({ game_id: created.body.game_id, name, publishable_key: created.body.publishable_key });
@@ -59,8 +62,11 @@ describe('admin endpoints', () => {
     const old = await client.get('/api/v1/server/leaderboards').set('Secret-Key', game.secretKey).expect(401);
     expect(old.body.error.code).to.equal('invalid_key');
     await client.put(`/api/v1/server/leaderboards/${leaderboard}`).set('Secret-Key', game.secretKey).send({ name: 'x' }).expect(401);
-    await client.post('/api/v1/server/report_scores').set('Secret-Key', game.secretKey)
-      .send({ player_id: 'p', scores: [1], leaderboard_ids: [leaderboard] }).expect(401);
+    await client
+      .post('/api/v1/server/report_scores')
+      .set('Secret-Key', game.secretKey)
+      .send({ player_id: 'p', scores: [1], leaderboard_ids: [leaderboard] })
+      .expect(401);
     const now = await client.get('/api/v1/server/leaderboards').set('Secret-Key', rotated.body.secret_key).expect(200);
     expect(now.body.leaderboards.map((l: { leaderboard_id: string }) => l.leaderboard_id)).to.deep.equal([leaderboard]);
   });

@@ -18,15 +18,15 @@ describe('players claiming the same aliases at once', () => {
     const races = await inParallel(
       Array.from({ length: 40 }, (_, i) => async () => {
         const [steam, discord] = [uniqueId('steam'), uniqueId('discord')];
-        return Promise.all([
-          claim(players[2 * i]!.playerId, { steam, discord }),
-          claim(players[2 * i + 1]!.playerId, { discord, steam }),
-        ]);
+        return Promise.all([claim(players[2 * i]!.playerId, { steam, discord }), claim(players[2 * i + 1]!.playerId, { discord, steam })]);
       }),
       10,
     );
     const statuses = races.flat().map((res) => res.status);
-    expect(statuses.filter((status) => status >= 500), 'responses >= 500').to.deep.equal([]);
+    expect(
+      statuses.filter((status) => status >= 500),
+      'responses >= 500',
+    ).to.deep.equal([]);
     for (const race of races) {
       expect(race.map((res) => res.status).sort()).to.deep.equal([200, 409]);
       expect(race.find((res) => res.status === 409)!.body.error.code).to.equal('already_exists');

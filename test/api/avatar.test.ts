@@ -26,13 +26,25 @@ describe('GET /api/v1/users/:player_id/avatar.png', () => {
     const res = await getAvatar(player.playerId).expect(200);
     expect(res.headers['content-type']).to.equal('image/png');
     expect(res.headers.etag).to.match(/^"[^"]+"$/);
-    expect(res.headers['cache-control']).to.match(/public/).and.match(/max-age=\d{5,}/);
+    expect(res.headers['cache-control'])
+      .to.match(/public/)
+      .and.match(/max-age=\d{5,}/);
     const png = PNG.sync.read(res.body as Buffer);
     expect([png.width, png.height]).to.deep.equal([128, 128]);
   });
 
   it('when a size is given, then the PNG is drawn at the nearest of the fixed sizes (the larger of two equally near)', async () => {
-    for (const [asked, drawn] of [[16, 16], [17, 16], [20, 24], [64, 64], [100, 96], [300, 256], [330, 384], [511, 512], [512, 512]]) {
+    for (const [asked, drawn] of [
+      [16, 16],
+      [17, 16],
+      [20, 24],
+      [64, 64],
+      [100, 96],
+      [300, 256],
+      [330, 384],
+      [511, 512],
+      [512, 512],
+    ]) {
       const res = await getAvatar(player.playerId, `?size=${asked}`).expect(200);
       const png = PNG.sync.read(res.body as Buffer);
       expect([png.width, png.height], `size=${asked}`).to.deep.equal([drawn, drawn]);
@@ -82,7 +94,9 @@ describe('GET /api/v1/users/:player_id/avatar.png', () => {
 
   it('when the player is unknown, whatever the shape of the id, then 404 player_not_found', async () => {
     for (const id of ['nope', 'a'.repeat(300), 'ünïcødé ✓', 'x.y-z_', '...']) {
-      const res = await api().get(`/api/v1/users/${encodeURIComponent(id)}/avatar.png`).expect(404);
+      const res = await api()
+        .get(`/api/v1/users/${encodeURIComponent(id)}/avatar.png`)
+        .expect(404);
       expect(res.body.error.code).to.equal('player_not_found', id);
     }
     // Already percent-encoded: a NUL byte, and a sequence that does not decode at all.

@@ -51,7 +51,11 @@ describe('clans and clan totals', () => {
     const game = await createGame();
     const clan = uniqueId('red');
 
-    const res = await api().put(`/api/v1/server/clans/${clan}`).set(secretKey(game)).send({ name: `Clan ${clan}` }).expect(201);
+    const res = await api()
+      .put(`/api/v1/server/clans/${clan}`)
+      .set(secretKey(game))
+      .send({ name: `Clan ${clan}` })
+      .expect(201);
 
     expect(res.body).to.include({ clan_id: clan, name: `Clan ${clan}`, member_count: 0 });
   });
@@ -83,8 +87,22 @@ describe('clans and clan totals', () => {
     const { players, clans, reference, join, report, clansView } = await clanGame(6, 3);
     const [a, b, c, d, e, loner] = players;
     const [red, blue] = clans; // the third clan has no members, so no total
-    for (const [player, clan] of [[a, red], [b, red], [c, blue], [d, blue], [e, blue]] as const) await join(player!, clan!);
-    for (const [player, score] of [[a, 100], [b, 55], [c, 70], [d, 85], [loner, 500]] as const) await report(player!, score); // e has no score
+    for (const [player, clan] of [
+      [a, red],
+      [b, red],
+      [c, blue],
+      [d, blue],
+      [e, blue],
+    ] as const)
+      await join(player!, clan!);
+    for (const [player, score] of [
+      [a, 100],
+      [b, 55],
+      [c, 70],
+      [d, 85],
+      [loner, 500],
+    ] as const)
+      await report(player!, score); // e has no score
 
     const view = await clansView();
 
@@ -110,8 +128,14 @@ describe('clans and clan totals', () => {
     const switches = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? blue! : red!));
 
     await Promise.all([
-      inParallel(scores.map((score) => () => reportScore(game, racer!, leaderboard, score).expect(200)), 10),
-      inParallel(switches.map((clan) => () => joinClan(game, clan, [racer!])), 1),
+      inParallel(
+        scores.map((score) => () => reportScore(game, racer!, leaderboard, score).expect(200)),
+        10,
+      ),
+      inParallel(
+        switches.map((clan) => () => joinClan(game, clan, [racer!])),
+        1,
+      ),
     ]);
 
     for (const score of scores) reference.report(racer!.playerId, score);
@@ -126,7 +150,12 @@ describe('clans and clan totals', () => {
     await join(a!, blue!);
     await join(b!, blue!);
     await join(c!, red!);
-    for (const [player, score] of [[a, 100], [b, 40], [c, 70]] as const) await report(player!, score);
+    for (const [player, score] of [
+      [a, 100],
+      [b, 40],
+      [c, 70],
+    ] as const)
+      await report(player!, score);
     const members = reference.members(blue!);
     expect(members.length).to.be.greaterThan(0);
 
@@ -157,7 +186,10 @@ describe('clans and clan totals', () => {
 
     expect(await liveTotals()).to.deep.equal(reference.totals());
     expect((await liveTotals())[long]).to.equal(12);
-    const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${joiner!.playerId}`).set(secretKey(game)).expect(200);
+    const record = await api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/players/${joiner!.playerId}`)
+      .set(secretKey(game))
+      .expect(200);
     expect(record.body.clan_id).to.equal(long);
   });
 
@@ -169,7 +201,11 @@ describe('clans and clan totals', () => {
     await report(outsider!, 60);
     const before = await liveTotals();
 
-    const res = await api().patch(`/api/v1/server/players/${outsider!.playerId}`).set(secretKey(game)).send({ clan_id: 'no-such-clan' }).expect(404);
+    const res = await api()
+      .patch(`/api/v1/server/players/${outsider!.playerId}`)
+      .set(secretKey(game))
+      .send({ clan_id: 'no-such-clan' })
+      .expect(404);
 
     expect(res.body.error.code).to.equal('clan_not_found');
     expect(await liveTotals()).to.deep.equal(before);

@@ -19,14 +19,23 @@ for (const order of ['desc', 'asc'] as const) {
       // 2,000 reports, 10 per player, integer scores with many ties, all in flight together.
       const reports = Array.from({ length: 2000 }, (_, i) => ({ player: players[i % 200]!, score: Math.floor(Math.random() * 500) }));
       for (const { player, score } of reports) reference.report(player.playerId, score);
-      const responses = await inParallel(reports.map(({ player, score }) => () => reportScore(game, player, leaderboard, score)));
+      const responses = await inParallel(
+        reports.map(
+          ({ player, score }) =>
+            () =>
+              reportScore(game, player, leaderboard, score),
+        ),
+      );
       expect(responses.filter((r) => r.status !== 200)).to.have.length(0);
     });
 
     it('when 2,000 reports from 200 players race, then every best score, rank and total equals the reference', async () => {
       const client = api();
       for (const player of players) {
-        const res = await client.get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(200);
+        const res = await client
+          .get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`)
+          .set('Secret-Key', game.secretKey)
+          .expect(200);
         expect({ score: res.body.score, rank: res.body.rank, total: res.body.total }, player.playerId).to.deep.equal({
           score: reference.best.get(player.playerId),
           rank: reference.rank(player.playerId),
@@ -46,7 +55,13 @@ for (const order of ['desc', 'asc'] as const) {
           .set('Anonymous-Authorization', player.token)
           .expect(200);
         expect(res.body.total).to.equal(200);
-        seen.push(...res.body.entries.map((e: { player_id: string; score: number; rank: number }) => ({ player: e.player_id, score: e.score, rank: e.rank })));
+        seen.push(
+          ...res.body.entries.map((e: { player_id: string; score: number; rank: number }) => ({
+            player: e.player_id,
+            score: e.score,
+            rank: e.rank,
+          })),
+        );
       }
       expect(seen).to.deep.equal(expected);
     });

@@ -18,7 +18,8 @@ describe('the error model', () => {
 
   const client = () => api().post(path).set('Publishable-Key', game.publishableKey).set('Anonymous-Authorization', player.token);
   const bestScore = async () =>
-    (await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(200)).body.score;
+    (await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(200))
+      .body.score;
 
   it('when the JSON is malformed, then 400 invalid_json and nothing changes', async () => {
     const res = await client().set('Content-Type', 'application/json').send('{"score": 99').expect(400);
@@ -39,7 +40,9 @@ describe('the error model', () => {
   });
 
   it('when the body is over 64 KiB, then 413 payload_too_large', async () => {
-    const res = await client().send({ score: 99, padding: 'x'.repeat(100 * 1024) }).expect(413);
+    const res = await client()
+      .send({ score: 99, padding: 'x'.repeat(100 * 1024) })
+      .expect(413);
     expect(res.body.error.code).to.equal('payload_too_large');
     expect(await bestScore()).to.equal(10);
   });
@@ -48,7 +51,12 @@ describe('the error model', () => {
     const padding = JSON.stringify({ padding: 'x'.repeat(200 * 1024) });
     const health = await api().get('/healthz').set('Content-Type', 'application/json').send(padding).expect(200);
     expect(health.body).to.deep.equal({ status: 'ok' });
-    const missing = await api().delete('/api/v1/server/leaderboards/none').set('Secret-Key', game.secretKey).type('form').send('a=b').expect(404);
+    const missing = await api()
+      .delete('/api/v1/server/leaderboards/none')
+      .set('Secret-Key', game.secretKey)
+      .type('form')
+      .send('a=b')
+      .expect(404);
     expect(missing.body.error.code).to.equal('leaderboard_not_found');
   });
 

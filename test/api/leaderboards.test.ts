@@ -73,7 +73,10 @@ describe('leaderboard management', () => {
       expect(await liveScores(board)).to.have.property('size', 0);
       await api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(404);
       await createLeaderboard(game, {}, id);
-      const fresh = await api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(404);
+      const fresh = await api()
+        .get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .expect(404);
       expect(fresh.body.error.code).to.equal('record_not_found');
     } finally {
       await worker.stop();

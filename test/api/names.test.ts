@@ -36,12 +36,19 @@ describe('names people read', () => {
       const res = await renameSelf(name).expect(400);
       expect(res.body.error.code, JSON.stringify(name)).to.equal('validation_failed');
       expect(res.body.error.details[0].field).to.equal('display_name');
-      const byServer = await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ display_name: name }).expect(400);
+      const byServer = await api()
+        .patch(`/api/v1/server/players/${player.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ display_name: name })
+        .expect(400);
       expect(byServer.body.error.code, JSON.stringify(name)).to.equal('validation_failed');
     }
     const board = await createLeaderboard(game);
     await reportScore(game, player, board, 1).expect(200);
-    const record = await api().get(`/api/v1/client/leaderboards/${board}/players/${player.playerId}`).set('Secret-Key', game.secretKey).expect(200);
+    const record = await api()
+      .get(`/api/v1/client/leaderboards/${board}/players/${player.playerId}`)
+      .set('Secret-Key', game.secretKey)
+      .expect(200);
     expect(record.body.display_name).to.equal('Ada');
   });
 
@@ -62,9 +69,17 @@ describe('names people read', () => {
     const decomposed = 'Cafe\u0301'; // "Café" as e + combining acute
     const renamed = await renameSelf(decomposed).expect(200);
     expect(renamed.body.display_name).to.equal('Caf\u00e9');
-    const clan = await api().put(`/api/v1/server/clans/${uniqueId('clan')}`).set('Secret-Key', game.secretKey).send({ name: decomposed }).expect(201);
+    const clan = await api()
+      .put(`/api/v1/server/clans/${uniqueId('clan')}`)
+      .set('Secret-Key', game.secretKey)
+      .send({ name: decomposed })
+      .expect(201);
     expect(clan.body.name).to.equal('Caf\u00e9');
-    const board = await api().put(`/api/v1/server/leaderboards/${uniqueId('lb')}`).set('Secret-Key', game.secretKey).send({ name: decomposed }).expect(201);
+    const board = await api()
+      .put(`/api/v1/server/leaderboards/${uniqueId('lb')}`)
+      .set('Secret-Key', game.secretKey)
+      .send({ name: decomposed })
+      .expect(201);
     expect(board.body.name).to.equal('Caf\u00e9');
   });
 

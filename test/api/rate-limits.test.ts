@@ -34,7 +34,8 @@ describe('rate limits', () => {
     await call('put', '/api/v1/server/leaderboards/board').set('Secret-Key', game.secret_key).send({}).expect(201);
 
     const signups = [];
-    for (let i = 0; i < 4; i += 1) signups.push(await call('post', '/api/v1/signup/anonymous').set('Publishable-Key', game.publishable_key).send({}));
+    for (let i = 0; i < 4; i += 1)
+      signups.push(await call('post', '/api/v1/signup/anonymous').set('Publishable-Key', game.publishable_key).send({}));
     expect(signups.map((r) => r.status)).to.deep.equal([201, 201, 201, 429]);
     expect(signups[3]!.body.error.code).to.equal('rate_limited');
     expect(Number(signups[3]!.headers['retry-after'])).to.be.within(1, 60);
@@ -50,11 +51,16 @@ describe('rate limits', () => {
     const refused = await report(999);
     expect([...statuses, refused.status]).to.deep.equal([200, 200, 429]);
     expect(refused.headers['retry-after']).to.equal('1');
-    const record = await call('get', `/api/v1/client/leaderboards/board/players/${signups[0]!.body.player_id}`).set('Secret-Key', game.secret_key).expect(200);
+    const record = await call('get', `/api/v1/client/leaderboards/board/players/${signups[0]!.body.player_id}`)
+      .set('Secret-Key', game.secret_key)
+      .expect(200);
     expect(record.body.score).to.equal(2);
 
-    const key = (await call('post', '/api/v1/server/third_party_keys').set('Secret-Key', game.secret_key).send({ name: 'bot' }).expect(201)).body.api_key;
-    const reads = await Promise.all(Array.from({ length: 6 }, () => call('get', '/api/v1/third_party/leaderboards/board').set('Api-Key', key)));
+    const key = (await call('post', '/api/v1/server/third_party_keys').set('Secret-Key', game.secret_key).send({ name: 'bot' }).expect(201))
+      .body.api_key;
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, () => call('get', '/api/v1/third_party/leaderboards/board').set('Api-Key', key)),
+    );
     expect(reads.map((r) => r.status).sort()).to.deep.equal([200, 200, 429, 429, 429, 429]);
   });
 });

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { createGame, createLeaderboard, internalBoard, reportScore, signup, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createGame,
+  createLeaderboard,
+  internalBoard,
+  reportScore,
+  signup,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { liveScores, persistedScores } from '../helpers/persistence.js';
 
 describe('score reports', () => {
@@ -114,8 +123,12 @@ describe('score reports', () => {
         .set('Content-Type', 'application/json')
         .send('{"score": 1e999}')
         .expect(400);
-      await api().post(`/api/v1/client/leaderboards/${leaderboard}/report_score`).set('Publishable-Key', game.publishableKey)
-        .set('Anonymous-Authorization', player.token).send({}).expect(400);
+      await api()
+        .post(`/api/v1/client/leaderboards/${leaderboard}/report_score`)
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', player.token)
+        .send({})
+        .expect(400);
       expect(await state()).to.deep.equal(before);
     });
 
@@ -172,7 +185,9 @@ describe('score reports', () => {
         .set('Secret-Key', game.secretKey)
         .send({ player_id: player.playerId, scores: [5, 6], leaderboard_ids: [open, 'missing-board'] })
         .expect(400);
-      expect(unknown.body.error.details).to.deep.equal([{ field: 'leaderboard_ids[1]', message: "no leaderboard 'missing-board' in this game" }]);
+      expect(unknown.body.error.details).to.deep.equal([
+        { field: 'leaderboard_ids[1]', message: "no leaderboard 'missing-board' in this game" },
+      ]);
       const outOfBounds = await api()
         .post('/api/v1/server/report_scores')
         .set('Secret-Key', game.secretKey)
@@ -210,11 +225,19 @@ describe('score reports', () => {
       await reportScore(game, me!, board, 3).expect(200);
       await reportScore(game, other!, board, 4).expect(200);
       const path = (id: string) => `/api/v1/client/leaderboards/${board}/players/${id}`;
-      const own = await api().get(path(me!.playerId)).set('Publishable-Key', game.publishableKey).set('Anonymous-Authorization', me!.token).expect(200);
+      const own = await api()
+        .get(path(me!.playerId))
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', me!.token)
+        .expect(200);
       expect(own.body).to.include({ leaderboard_id: board, player_id: me!.playerId, score: 3, rank: 2, total: 2, clan_id: null });
       expect(own.body.avatar_url).to.equal(`http://localhost:3999/api/v1/users/${me!.playerId}/avatar.png`);
       expect(own.body.display_name).to.be.a('string').with.length.greaterThan(0);
-      const theirs = await api().get(path(other!.playerId)).set('Publishable-Key', game.publishableKey).set('Anonymous-Authorization', me!.token).expect(403);
+      const theirs = await api()
+        .get(path(other!.playerId))
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', me!.token)
+        .expect(403);
       expect(theirs.body.error.code).to.equal('forbidden');
     });
 
@@ -238,8 +261,12 @@ describe('score reports', () => {
       expect(renamed.body).to.deep.equal({ player_id: player.playerId, display_name: 'Ada', clan_id: null, aliases: {} });
       expect((await record(board, player.playerId).expect(200)).body.display_name).to.equal('Ada');
       for (const display_name of ['', '   ', 'x'.repeat(33), 'bell\u0007', 7]) {
-        await api().patch('/api/v1/client/players/me').set('Publishable-Key', game.publishableKey)
-          .set('Anonymous-Authorization', player.token).send({ display_name }).expect(400);
+        await api()
+          .patch('/api/v1/client/players/me')
+          .set('Publishable-Key', game.publishableKey)
+          .set('Anonymous-Authorization', player.token)
+          .send({ display_name })
+          .expect(400);
       }
     });
   });

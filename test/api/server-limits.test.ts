@@ -73,11 +73,13 @@ describe('the HTTP server and slow clients', () => {
   it('when MAX_CONNECTIONS connections are open, then a further one is closed at once and the open ones still answer', async () => {
     const server = await startServer({ MAX_CONNECTIONS: '2' });
     const { port } = server.address() as AddressInfo;
-    const open = await Promise.all([0, 1].map(async () => {
-      const socket = connect(port, '127.0.0.1');
-      await once(socket, 'connect');
-      return socket;
-    }));
+    const open = await Promise.all(
+      [0, 1].map(async () => {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        return socket;
+      }),
+    );
     try {
       // The server counts a connection once it has accepted it: give it that moment.
       await new Promise((resolve) => setTimeout(resolve, 100));

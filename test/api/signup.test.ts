@@ -54,7 +54,9 @@ describe('POST /api/v1/signup/anonymous', () => {
     const claims = decode(player.token);
     expect(claims.user_id).to.equal(player.playerId);
     expect(claims.game_id).to.equal(game.gameId);
-    expect(claims.iat).to.be.a('number').within(Date.now() / 1000 - 60, Date.now() / 1000 + 1);
+    expect(claims.iat)
+      .to.be.a('number')
+      .within(Date.now() / 1000 - 60, Date.now() / 1000 + 1);
     expect(claims.sig).to.be.a('string');
   });
 
@@ -78,7 +80,11 @@ describe('POST /api/v1/signup/anonymous', () => {
   it('when MIN_DEVICE_ID_LENGTH is raised, then a shorter device_id is 400 validation_failed and no player is made', async () => {
     const app = appWith({ MIN_DEVICE_ID_LENGTH: '32' });
     const signupWith = (device_id: string) =>
-      request(app).post('/api/v1/signup/anonymous').set('Publishable-Key', game.publishableKey).send({ device_id }).expect(checkAgainstOpenApi);
+      request(app)
+        .post('/api/v1/signup/anonymous')
+        .set('Publishable-Key', game.publishableKey)
+        .send({ device_id })
+        .expect(checkAgainstOpenApi);
     const guessable = uniqueId('serial'); // 15 characters
     const short = await signupWith(guessable).expect(400);
     expect(short.body.error.code).to.equal('validation_failed');
@@ -100,7 +106,9 @@ describe('POST /api/v1/signup/anonymous', () => {
       const forged = Buffer.from(JSON.stringify({ ...decode(player.token), user_id: victim.playerId })).toString('base64');
       const res = await reportScore(game, { ...player, token: forged }, leaderboard, 100).expect(401);
       expect(res.body.error.code).to.equal('invalid_token');
-      const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${victim.playerId}`).set('Secret-Key', game.secretKey);
+      const record = await api()
+        .get(`/api/v1/client/leaderboards/${leaderboard}/players/${victim.playerId}`)
+        .set('Secret-Key', game.secretKey);
       expect(record.status).to.equal(404);
     });
 
@@ -117,7 +125,12 @@ describe('POST /api/v1/signup/anonymous', () => {
       const none = await client.post(path).set('Publishable-Key', game.publishableKey).send({ score: 1 }).expect(401);
       expect(none.body.error.code).to.equal('missing_token');
       for (const token of ['not base64 at all!', 'e30=', Buffer.from('[]').toString('base64')]) {
-        const bad = await client.post(path).set('Publishable-Key', game.publishableKey).set('Anonymous-Authorization', token).send({ score: 1 }).expect(401);
+        const bad = await client
+          .post(path)
+          .set('Publishable-Key', game.publishableKey)
+          .set('Anonymous-Authorization', token)
+          .send({ score: 1 })
+          .expect(401);
         expect(bad.body.error.code).to.equal('invalid_token');
       }
     });

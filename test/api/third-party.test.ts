@@ -52,7 +52,15 @@ describe('third-party reads', () => {
 
     it('when offset is 0, then the first page equals the reference ordering', async () => {
       const body = await page('');
-      expect(body).to.include({ leaderboard_id: leaderboard, type: 'individual', sort_order: 'desc', view: 'players', total: 120, limit: 50, offset: 0 });
+      expect(body).to.include({
+        leaderboard_id: leaderboard,
+        type: 'individual',
+        sort_order: 'desc',
+        view: 'players',
+        total: 120,
+        limit: 50,
+        offset: 0,
+      });
       expect(flat(body.entries)).to.deep.equal(reference.ordered().slice(0, 50));
     });
 
@@ -69,7 +77,17 @@ describe('third-party reads', () => {
     });
 
     it('when limit or offset is not a plain number in range, then 400 validation_failed', async () => {
-      for (const query of ['limit=0', 'limit=1001', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=', 'offset=-1', 'offset=x', 'limit=1&limit=2']) {
+      for (const query of [
+        'limit=0',
+        'limit=1001',
+        'limit=-1',
+        'limit=abc',
+        'limit=1.5',
+        'limit=',
+        'offset=-1',
+        'offset=x',
+        'limit=1&limit=2',
+      ]) {
         const res = await read(`/api/v1/third_party/leaderboards/${leaderboard}?${query}`).expect(400);
         expect(res.body.error.code, query).to.equal('validation_failed');
       }
@@ -85,8 +103,11 @@ describe('third-party reads', () => {
     it('when alias_type is absent, then the alias is the player id; with it, the aliased player', async () => {
       const player = players[10]!;
       const steamId = uniqueId('steam');
-      const patched = await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey)
-        .send({ aliases: { steam: steamId, discord: 'd-1' } }).expect(200);
+      const patched = await api()
+        .patch(`/api/v1/server/players/${player.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ aliases: { steam: steamId, discord: 'd-1' } })
+        .expect(200);
       expect(patched.body.aliases).to.deep.equal({ discord: 'd-1', steam: steamId });
       const byId = await read(`/api/v1/third_party/leaderboards/${leaderboard}/player/${player.playerId}`).expect(200);
       const byAlias = await read(`/api/v1/third_party/leaderboards/${leaderboard}/player/${steamId}?alias_type=steam`).expect(200);
@@ -98,9 +119,16 @@ describe('third-party reads', () => {
       const missing = await read(`/api/v1/third_party/leaderboards/${leaderboard}/player/nobody?alias_type=steam`).expect(404);
       expect(missing.body.error.code).to.equal('player_not_found');
       const alias = uniqueId('epic');
-      await api().patch(`/api/v1/server/players/${players[20]!.playerId}`).set('Secret-Key', game.secretKey).send({ aliases: { epic: alias } }).expect(200);
-      const taken = await api().patch(`/api/v1/server/players/${players[21]!.playerId}`).set('Secret-Key', game.secretKey)
-        .send({ display_name: 'Thief', aliases: { epic: alias } }).expect(409);
+      await api()
+        .patch(`/api/v1/server/players/${players[20]!.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ aliases: { epic: alias } })
+        .expect(200);
+      const taken = await api()
+        .patch(`/api/v1/server/players/${players[21]!.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ display_name: 'Thief', aliases: { epic: alias } })
+        .expect(409);
       expect(taken.body.error.code).to.equal('already_exists');
       const unchanged = await read(`/api/v1/third_party/leaderboards/${leaderboard}/player/${players[21]!.playerId}`).expect(200);
       expect(unchanged.body.display_name).to.not.equal('Thief');
@@ -138,7 +166,14 @@ describe('third-party reads', () => {
       const res = await read(`/api/v1/third_party/leaderboards/${board}/clans/${own}/members?limit=10`).expect(200);
 
       expect(res.body).to.include({ leaderboard_id: board, clan_id: own, total: 6, limit: 10, offset: 0 });
-      const entries = res.body.entries.map((e: { player_id: string; score: number | null; rank: number | null; clan_rank: number | null }) => [e.player_id, e.score, e.rank, e.clan_rank]);
+      const entries = res.body.entries.map(
+        (e: { player_id: string; score: number | null; rank: number | null; clan_rank: number | null }) => [
+          e.player_id,
+          e.score,
+          e.rank,
+          e.clan_rank,
+        ],
+      );
       // members 0-2 score 0 and 3-4 score 10: clan ranks 1, 1, 3, 3, 3
       expect(entries.slice(0, 5).map((e: unknown[]) => e[3])).to.deep.equal([1, 1, 3, 3, 3]);
       expect(entries.slice(0, 5).map((e: unknown[]) => e[1])).to.deep.equal([10, 10, 0, 0, 0]);
@@ -154,7 +189,11 @@ describe('third-party reads', () => {
     it('when a third-party key is used on any other endpoint, then it is refused', async () => {
       const client = api();
       await client.get('/api/v1/server/leaderboards').set('Api-Key', apiKey).expect(401);
-      await client.post('/api/v1/server/report_scores').set('Api-Key', apiKey).send({ player_id: 'x', scores: [1], leaderboard_ids: [leaderboard] }).expect(401);
+      await client
+        .post('/api/v1/server/report_scores')
+        .set('Api-Key', apiKey)
+        .send({ player_id: 'x', scores: [1], leaderboard_ids: [leaderboard] })
+        .expect(401);
       await client.get(`/api/v1/client/leaderboards/${leaderboard}/players/${players[0]!.playerId}`).set('Api-Key', apiKey).expect(401);
       await client.post('/api/v1/signup/anonymous').set('Api-Key', apiKey).send({}).expect(401);
       await client.get(`/api/v1/server/leaderboards`).set('Secret-Key', apiKey).expect(401);
@@ -170,7 +209,11 @@ describe('third-party reads', () => {
 
     it('when a key is revoked, then every API process refuses it within 1 second', async function () {
       this.timeout(30_000);
-      const key = await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'short-lived' }).expect(201);
+      const key = await api()
+        .post('/api/v1/server/third_party_keys')
+        .set('Secret-Key', game.secretKey)
+        .send({ name: 'short-lived' })
+        .expect(201);
       const second: ServiceProcess = await startApi();
       try {
         const path = `${second.url}/api/v1/third_party/leaderboards/${leaderboard}?limit=1`;

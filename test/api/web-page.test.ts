@@ -35,7 +35,10 @@ describe('GET /leaderboards/:leaderboard_id (the web page)', () => {
     board = await createLeaderboard(game, { name: 'Cup & <Co>' });
     viewer = await namedPlayer(game, `"><script>x()</script>`);
     const other = await namedPlayer(game, 'Zed');
-    await reportScores(game, board, [[viewer, 1500], [other, 2_000_000]]);
+    await reportScores(game, board, [
+      [viewer, 1500],
+      [other, 2_000_000],
+    ]);
   });
 
   it('when the viewer opens it, then HTML with a strict CSP, no caching, escaped names and formatted scores', async () => {
@@ -95,8 +98,14 @@ describe('GET /leaderboards/:leaderboard_id (the web page)', () => {
 
   it('when the first page holds 50 long names full of characters to escape, then it weighs under 50 KiB', async () => {
     const big = await createLeaderboard(game);
-    const players = await Promise.all(Array.from({ length: 60 }, (_, i) => namedPlayer(game, `<&>"'`.repeat(5) + String(i).padStart(7, '~'))));
-    await reportScores(game, big, players.map((player, i) => [player, 1_000_000_000 + i]));
+    const players = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => namedPlayer(game, `<&>"'`.repeat(5) + String(i).padStart(7, '~'))),
+    );
+    await reportScores(
+      game,
+      big,
+      players.map((player, i) => [player, 1_000_000_000 + i]),
+    );
     const res = await page(big, `token=${encodeURIComponent(players[0]!.token)}`).expect(200);
     expect(res.text.match(/<li /g)).to.have.length(51); // 50 rows and the pinned copy of the viewer's
     expect(Buffer.byteLength(res.text)).to.be.below(50 * 1024);
@@ -126,7 +135,11 @@ describe('GET /leaderboards/:leaderboard_id/entries (the page’s "more")', () =
     game = await createGame();
     board = await createLeaderboard(game, { type: 'clan' });
     players = await signupMany(game, 6);
-    await reportScores(game, board, players.map((player, i) => [player, 600 - i * 100]));
+    await reportScores(
+      game,
+      board,
+      players.map((player, i) => [player, 600 - i * 100]),
+    );
   });
 
   const entries = (query: string) => api().get(`/leaderboards/${board}/entries?${query}`);
@@ -136,7 +149,14 @@ describe('GET /leaderboards/:leaderboard_id/entries (the page’s "more")', () =
     const res = await entries(`token=${encodeURIComponent(viewer.token)}&offset=2&limit=2`).expect(200);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.body).to.include({ leaderboard_id: board, view: 'players', total: 6, offset: 2, limit: 2 });
-    expect(res.body.entries.map((e: { player_id: string; rank: number; score: number; is_viewer: boolean }) => [e.player_id, e.rank, e.score, e.is_viewer])).to.deep.equal([
+    expect(
+      res.body.entries.map((e: { player_id: string; rank: number; score: number; is_viewer: boolean }) => [
+        e.player_id,
+        e.rank,
+        e.score,
+        e.is_viewer,
+      ]),
+    ).to.deep.equal([
       [players[2]!.playerId, 3, 400, false],
       [viewer.playerId, 4, 300, true],
     ]);
@@ -155,7 +175,9 @@ describe('GET /leaderboards/:leaderboard_id/entries (the page’s "more")', () =
   });
 
   it('when the leaderboard is unknown, then 404 leaderboard_not_found', async () => {
-    const res = await api().get(`/leaderboards/nope/entries?token=${encodeURIComponent(players[0]!.token)}`).expect(404);
+    const res = await api()
+      .get(`/leaderboards/nope/entries?token=${encodeURIComponent(players[0]!.token)}`)
+      .expect(404);
     expect(res.body.error.code).to.equal('leaderboard_not_found');
   });
 
@@ -168,7 +190,9 @@ describe('GET /leaderboards/:leaderboard_id/entries (the page’s "more")', () =
 
   it('when clans are asked for on an individual leaderboard, then 400 not_a_clan_leaderboard', async () => {
     const individual = await createLeaderboard(game);
-    const res = await api().get(`/leaderboards/${individual}/entries?token=${encodeURIComponent(players[0]!.token)}&view=clans`).expect(400);
+    const res = await api()
+      .get(`/leaderboards/${individual}/entries?token=${encodeURIComponent(players[0]!.token)}&view=clans`)
+      .expect(400);
     expect(res.body.error.code).to.equal('not_a_clan_leaderboard');
   });
 });

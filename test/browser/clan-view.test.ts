@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { createClan, createGame, createLeaderboard, joinClan, namedPlayer, reportScores, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  joinClan,
+  namedPlayer,
+  reportScores,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.js';
 import { openPage, pageUrl, shownRows } from './support.js';
 
@@ -66,7 +76,10 @@ describe('The leaderboard page in Chromium: the clan view', function () {
   });
 
   it('when the clan view is shown on a phone and on a desktop, then screenshots are written', async () => {
-    for (const [size, viewport] of [['360x740', PHONE], ['1280x800', DESKTOP]] as const) {
+    for (const [size, viewport] of [
+      ['360x740', PHONE],
+      ['1280x800', DESKTOP],
+    ] as const) {
       const { page, close } = await openPage(browser, pageUrl(board, viewer.token, { view: 'clans' }), viewport);
       await screenshot(page, `leaderboard-clans-${size}`);
       await close();

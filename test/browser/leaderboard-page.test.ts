@@ -52,7 +52,7 @@ describe('The leaderboard page in Chromium: a short leaderboard', function () {
     await close();
   });
 
-  it("when the viewer is on the first page, then their row is highlighted and nothing is pinned", async () => {
+  it('when the viewer is on the first page, then their row is highlighted and nothing is pinned', async () => {
     const { page, close } = await openPage(browser, pageUrl(board, viewer.token));
     const mine = page.locator('#entries > li.me');
     expect(await mine.count()).to.equal(1);
@@ -118,7 +118,10 @@ describe('The leaderboard page in Chromium: a short leaderboard', function () {
   });
 
   it('when the page is shown on a phone and on a desktop, then screenshots are written', async () => {
-    for (const [size, viewport] of [['360x740', PHONE], ['1280x800', DESKTOP]] as const) {
+    for (const [size, viewport] of [
+      ['360x740', PHONE],
+      ['1280x800', DESKTOP],
+    ] as const) {
       const { page, close } = await openPage(browser, pageUrl(board, viewer.token), viewport);
       await imageWidths(page);
       const file = await screenshot(page, `leaderboard-${size}`);

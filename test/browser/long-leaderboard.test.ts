@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { createGame, createLeaderboard, namedPlayer, reportScores, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createGame,
+  createLeaderboard,
+  namedPlayer,
+  reportScores,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.js';
 import { imageWidths, openPage, pageUrl, shownRows } from './support.js';
 
@@ -24,7 +32,11 @@ describe('The leaderboard page in Chromium: 260 players, the viewer 250th', func
     players.splice(59, 0, await namedPlayer(game, LOADED_XSS));
     players.splice(249, 0, await namedPlayer(game, 'Viewer Vic'));
     viewer = players[249]!;
-    await reportScores(game, board, players.map((player, i) => [player, (300 - i) * 100]));
+    await reportScores(
+      game,
+      board,
+      players.map((player, i) => [player, (300 - i) * 100]),
+    );
   });
 
   after(async () => {
@@ -77,12 +89,16 @@ describe('The leaderboard page in Chromium: 260 players, the viewer 250th', func
     // "Show more" until the viewer's row is in the list. Clicked in the page, in one step with the
     // check: a click scrolls the list's end into view, which may load the last entries by itself and
     // hide the button before a click from outside arrives.
-    await page.waitForFunction(() => {
-      const more = document.querySelector<HTMLButtonElement>('#more')!;
-      if (document.querySelector('#entries > li.me')) return true;
-      if (!more.disabled && !more.hidden) more.click();
-      return false;
-    }, undefined, { polling: 100 });
+    await page.waitForFunction(
+      () => {
+        const more = document.querySelector<HTMLButtonElement>('#more')!;
+        if (document.querySelector('#entries > li.me')) return true;
+        if (!more.disabled && !more.hidden) more.click();
+        return false;
+      },
+      undefined,
+      { polling: 100 },
+    );
     const mine = page.locator('#entries > li.me');
     expect(await mine.locator('.rank').textContent()).to.equal('250');
     await mine.evaluate((li) => li.scrollIntoView({ block: 'center' }));
@@ -93,7 +109,10 @@ describe('The leaderboard page in Chromium: 260 players, the viewer 250th', func
   });
 
   it('when the long page is shown on a phone and on a desktop, then screenshots with the pinned row are written', async () => {
-    for (const [size, viewport] of [['360x740', PHONE], ['1280x800', DESKTOP]] as const) {
+    for (const [size, viewport] of [
+      ['360x740', PHONE],
+      ['1280x800', DESKTOP],
+    ] as const) {
       const { page, close } = await openPage(browser, pageUrl(board, viewer.token), viewport);
       await imageWidths(page);
       await page.evaluate(() => window.scrollTo(0, 400));

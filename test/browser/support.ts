@@ -19,7 +19,12 @@ export interface Observed {
 }
 
 /** Opens a page in a fresh context, recording dialogs, console errors (CSP reports among them) and requests. */
-export async function openPage(browser: Browser, url: string, viewport = PHONE, colorScheme: 'light' | 'dark' = 'light'): Promise<Observed> {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = PHONE,
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<Observed> {
   const context = await browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   const observed: Observed = { page, dialogs: [], problems: [], requests: [], close: () => context.close() };

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../engine/paths.js';
 import { testStores } from '../helpers/context.js';
-import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createGame,
+  createLeaderboard,
+  internalBoard,
+  reportScore,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { liveScores, persistedScores, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
@@ -69,10 +77,14 @@ describe('Redis Cluster failover', function () {
     await waitForPersistence(board, 60_000);
     const persisted = await persistedScores(board);
     // The worker merges persisted scores back after a node drops out: wait for that, then compare.
-    await until(async () => {
-      const live = await liveScores(board);
-      return [...persisted].every(([player, score]) => (live.get(player) ?? -Infinity) >= score);
-    }, 'the live ranking to hold every persisted best score', 30_000);
+    await until(
+      async () => {
+        const live = await liveScores(board);
+        return [...persisted].every(([player, score]) => (live.get(player) ?? -Infinity) >= score);
+      },
+      'the live ranking to hold every persisted best score',
+      30_000,
+    );
     const live = await liveScores(board);
 
     for (const [player, acks] of acked) {

@@ -22,7 +22,8 @@ describe('the credential cache when the invalidation subscription drops', () => 
   it('when a key is revoked while the subscription is down, then it is refused within 1 s all the same', async () => {
     const engine = testEngine();
     const game = await createGame();
-    const key = (await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'bot' }).expect(201)).body;
+    const key = (await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: 'bot' }).expect(201))
+      .body;
     // This process's subscription comes back only after 3 s. On a Redis Cluster it listens on one
     // node (a PUBLISH reaches every node), and the kill is sent to that node.
     const node = engine.config.redisClusterNodes?.[0];
@@ -31,7 +32,13 @@ describe('the credential cache when the invalidation subscription drops', () => 
     const subscriberId = await subscriber.client('ID');
     const invalidator = new Invalidator(testStores().redis, invalidationChannel(engine.config.redisKeyPrefix), createLogger('silent'));
     await invalidator.listen(subscriber);
-    const resolver = new CredentialResolver(new GameStore(testStores().pool), new ThirdPartyKeyStore(testStores().pool), new TokenCodec('a-token-secret-0123456789'), 'an-admin-token-0123456789', invalidator);
+    const resolver = new CredentialResolver(
+      new GameStore(testStores().pool),
+      new ThirdPartyKeyStore(testStores().pool),
+      new TokenCodec('a-token-secret-0123456789'),
+      'an-admin-token-0123456789',
+      invalidator,
+    );
     expect((await resolver.thirdParty(key.api_key)).keyId).to.equal(key.key_id); // now cached
 
     const admin = new Redis(url);
@@ -42,7 +49,10 @@ describe('the credential cache when the invalidation subscription drops', () => 
 
     let outcome = 'accepted';
     while (outcome === 'accepted' && Date.now() - revokedAt <= 1000) {
-      outcome = await resolver.thirdParty(key.api_key).then(() => 'accepted', (error: { code?: string }) => error.code ?? 'error');
+      outcome = await resolver.thirdParty(key.api_key).then(
+        () => 'accepted',
+        (error: { code?: string }) => error.code ?? 'error',
+      );
       if (outcome === 'accepted') await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(outcome).to.equal('invalid_key');

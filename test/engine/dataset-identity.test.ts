@@ -80,11 +80,21 @@ describe('Redis tied to its database', function () {
     try {
       const call = (path: string, init: RequestInit = {}) =>
         fetch(`${api.url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-      const game = await (await call('/api/v1/admin/games', { method: 'POST', headers: ADMIN, body: JSON.stringify({ name: 'second deployment' }) })).json();
-      const put = await call('/api/v1/server/leaderboards/level-1', { method: 'PUT', headers: { 'Secret-Key': game.secret_key }, body: '{}' });
+      const game = await (
+        await call('/api/v1/admin/games', { method: 'POST', headers: ADMIN, body: JSON.stringify({ name: 'second deployment' }) })
+      ).json();
+      const put = await call('/api/v1/server/leaderboards/level-1', {
+        method: 'PUT',
+        headers: { 'Secret-Key': game.secret_key },
+        body: '{}',
+      });
       expect(put.status).to.equal(201);
-      const { token } = await (await call('/api/v1/signup/anonymous', { method: 'POST', headers: { 'Publishable-Key': game.publishable_key }, body: '{}' })).json();
-      const list = await call('/api/v1/client/leaderboards/level-1', { headers: { 'Publishable-Key': game.publishable_key, 'Anonymous-Authorization': token } });
+      const { token } = await (
+        await call('/api/v1/signup/anonymous', { method: 'POST', headers: { 'Publishable-Key': game.publishable_key }, body: '{}' })
+      ).json();
+      const list = await call('/api/v1/client/leaderboards/level-1', {
+        headers: { 'Publishable-Key': game.publishable_key, 'Anonymous-Authorization': token },
+      });
       expect(await list.json()).to.include({ total: 0 });
     } finally {
       await api.stop();

@@ -8,7 +8,10 @@ import { liveClanTotals } from '../helpers/persistence.js';
 
 const runReconcile = () =>
   new Promise<number | null>((resolve) =>
-    spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'reconcile.js')], { stdio: 'ignore', env: process.env }).once('exit', resolve),
+    spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'reconcile.js')], { stdio: 'ignore', env: process.env }).once(
+      'exit',
+      resolve,
+    ),
   );
 
 describe('clan total reconciliation', () => {
@@ -17,12 +20,17 @@ describe('clan total reconciliation', () => {
     const game = await createGame();
     const leaderboard = await createLeaderboard(game, { type: 'clan' });
     const [alpha, beta] = [uniqueId('alpha'), uniqueId('beta')];
-    for (const clan of [alpha, beta]) await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    for (const clan of [alpha, beta])
+      await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
     const players = await signupMany(game, 6);
     // Scores whose running sum drifts in binary floating point.
     const scores = [0.1, 0.2, 0.3, 0.7, 1.1, 2.2];
     for (const [i, player] of players.entries()) {
-      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: i < 3 ? alpha : beta }).expect(200);
+      await api()
+        .patch(`/api/v1/server/players/${player.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ clan_id: i < 3 ? alpha : beta })
+        .expect(200);
       await reportScore(game, player, leaderboard, scores[i]).expect(200);
     }
     const board = await internalBoard(game, leaderboard);

@@ -92,7 +92,10 @@ describe('faults', function () {
     process.stdout.write(
       `      AOF restart: ${w.acknowledged.length} reports acknowledged, ${lost.length} lost, the oldest ${oldest} ms before the kill\n`,
     );
-    expect(lost.every((a) => a.at <= killedAt), 'only reports acknowledged before the kill may be lost').to.equal(true);
+    expect(
+      lost.every((a) => a.at <= killedAt),
+      'only reports acknowledged before the kill may be lost',
+    ).to.equal(true);
     expect(oldest, 'loss window (ms)').to.be.below(2000);
     await w.verify(live); // and PostgreSQL, ranks and clan totals agree with what Redis kept
   });
@@ -131,7 +134,8 @@ describe('faults', function () {
     await h.waitForPersistence();
     for (const [k, board] of boards.entries()) {
       const expected = new Map<string, number>();
-      for (const [i, batch] of batches.entries()) expected.set(batch.player_id, Math.max(expected.get(batch.player_id) ?? -Infinity, i * 10 + k));
+      for (const [i, batch] of batches.entries())
+        expected.set(batch.player_id, Math.max(expected.get(batch.player_id) ?? -Infinity, i * 10 + k));
       const id = await h.internalId(w.game.game_id, board);
       expect(await h.liveScores(id), `${board} in Redis`).to.deep.equal(expected);
       expect(await h.persistedScores(id), `${board} in PostgreSQL`).to.deep.equal(expected);

@@ -66,9 +66,24 @@ export class FaultHarness {
   startRedis(): void {
     mkdirSync(this.redisDir, { recursive: true });
     execFileSync('redis-server', [
-      '--port', String(this.redisPort), '--bind', '127.0.0.1', '--dir', this.redisDir, '--daemonize', 'yes',
-      '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--pidfile', path.join(this.redisDir, 'redis.pid'),
-      '--logfile', path.join(this.redisDir, 'redis.log'),
+      '--port',
+      String(this.redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.redisDir,
+      '--daemonize',
+      'yes',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--pidfile',
+      path.join(this.redisDir, 'redis.pid'),
+      '--logfile',
+      path.join(this.redisDir, 'redis.log'),
     ]);
     const deadline = Date.now() + 10_000;
     while (spawnSync('redis-cli', ['-p', String(this.redisPort), 'ping'], { encoding: 'utf8' }).stdout.trim() !== 'PONG') {
@@ -103,10 +118,14 @@ export class FaultHarness {
 
   /** Waits until every accepted change is in PostgreSQL (the service's own readiness says so). */
   async waitForPersistence(timeoutMs = 60_000): Promise<void> {
-    await until(async () => {
-      const ready = await this.call('GET', '/readyz', {}).catch(() => undefined);
-      return ready?.status === 200 && ready.body.pending_persistence === 0;
-    }, 'pending_persistence to reach 0', timeoutMs);
+    await until(
+      async () => {
+        const ready = await this.call('GET', '/readyz', {}).catch(() => undefined);
+        return ready?.status === 200 && ready.body.pending_persistence === 0;
+      },
+      'pending_persistence to reach 0',
+      timeoutMs,
+    );
   }
 
   async liveScores(internalId: number): Promise<Map<string, number>> {
@@ -140,7 +159,10 @@ export class FaultHarness {
   }
 
   async internalId(gameId: string, leaderboardId: string): Promise<number> {
-    const { rows } = await this.pool.query('SELECT internal_id FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2', [gameId, leaderboardId]);
+    const { rows } = await this.pool.query('SELECT internal_id FROM leaderboards WHERE game_id = $1 AND leaderboard_id = $2', [
+      gameId,
+      leaderboardId,
+    ]);
     return rows[0].internal_id;
   }
 

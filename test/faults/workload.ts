@@ -47,10 +47,15 @@ export class Workload {
         const board = n % 2 === 0 ? 'solo' : 'clans';
         const score = n;
         const res = await this.harness
-          .call('POST', `/api/v1/client/leaderboards/${board}/report_score`, {
-            'Publishable-Key': this.game.publishable_key,
-            'Anonymous-Authorization': player.token,
-          }, { score })
+          .call(
+            'POST',
+            `/api/v1/client/leaderboards/${board}/report_score`,
+            {
+              'Publishable-Key': this.game.publishable_key,
+              'Anonymous-Authorization': player.token,
+            },
+            { score },
+          )
           .catch(() => ({ status: 0, body: undefined }));
         if (res.status === 200) {
           this.reference[board].report(player.id, score);
@@ -79,7 +84,9 @@ export class Workload {
   }
 
   /** Every best score, rank and clan total in Redis, PostgreSQL and the API equals `expected`. */
-  async verify(expected: Record<'solo' | 'clans', Map<string, number>> = { solo: this.reference.solo.best, clans: this.reference.clans.best }): Promise<void> {
+  async verify(
+    expected: Record<'solo' | 'clans', Map<string, number>> = { solo: this.reference.solo.best, clans: this.reference.clans.best },
+  ): Promise<void> {
     const h = this.harness;
     for (const board of this.boards) {
       const id = await h.internalId(this.game.game_id, board);
@@ -92,7 +99,11 @@ export class Workload {
         'Publishable-Key': this.game.publishable_key,
         'Anonymous-Authorization': this.players[0]!.token,
       });
-      const ranked = page.body.entries.map((e: { player_id: string; score: number; rank: number }) => ({ player: e.player_id, score: e.score, rank: e.rank }));
+      const ranked = page.body.entries.map((e: { player_id: string; score: number; rank: number }) => ({
+        player: e.player_id,
+        score: e.score,
+        rank: e.rank,
+      }));
       expect(ranked, `${board}: ranks`).to.deep.equal(reference.ordered());
     }
     const clansId = await h.internalId(this.game.game_id, 'clans');

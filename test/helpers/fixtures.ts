@@ -92,7 +92,11 @@ export async function reportScores(game: TestGame, leaderboardId: string, scores
 /** One new player per score, each holding that score on the leaderboard. */
 export async function scoredPlayers(game: TestGame, leaderboardId: string, scores: number[]): Promise<TestPlayer[]> {
   const players = await signupMany(game, scores.length);
-  await reportScores(game, leaderboardId, players.map((player, i) => [player, scores[i]!]));
+  await reportScores(
+    game,
+    leaderboardId,
+    players.map((player, i) => [player, scores[i]!]),
+  );
   return players;
 }
 
@@ -115,7 +119,9 @@ export async function createThirdPartyKey(game: TestGame, name = 'integration'):
 
 /** The internal leaderboard (for reading Redis and PostgreSQL directly). */
 export async function internalBoard(game: TestGame, leaderboardId: string) {
-  const board = await testEngine().leaderboards.get(game.gameId, leaderboardId).catch(() => undefined);
+  const board = await testEngine()
+    .leaderboards.get(game.gameId, leaderboardId)
+    .catch(() => undefined);
   if (!board) throw new Error(`no leaderboard ${leaderboardId}`);
   return board;
 }

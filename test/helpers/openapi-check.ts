@@ -44,7 +44,9 @@ function checkRequestBody(res: Response, operation: OperationDoc, name: string):
     requestValidators.set(operation, validate);
   }
   if (!validate(sent)) {
-    throw new Error(`OpenAPI: ${name} accepted a request body the document does not describe: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(sent).slice(0, 500)}`);
+    throw new Error(
+      `OpenAPI: ${name} accepted a request body the document does not describe: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(sent).slice(0, 500)}`,
+    );
   }
 }
 
@@ -60,7 +62,9 @@ export function checkAgainstOpenApi(res: Response): void {
   checkRequestBody(res, match.operations[method]!, `${request.method} ${match.template}`);
   const documented = match.operations[method]!.responses[String(res.status)];
   if (!documented) {
-    throw new Error(`OpenAPI: ${request.method} ${match.template} answered ${res.status}, which is not documented: ${res.text?.slice(0, 300)}`);
+    throw new Error(
+      `OpenAPI: ${request.method} ${match.template} answered ${res.status}, which is not documented: ${res.text?.slice(0, 300)}`,
+    );
   }
   if (res.status === 204 || res.status === 304) return;
   const json = documented.content?.['application/json'];

@@ -97,7 +97,10 @@ export async function startApi(env: NodeJS.ProcessEnv = {}): Promise<ServiceProc
   const apiProcess = spawnEntryPoint('api', { PORT: String(port), ...env });
   await until(async () => {
     if (apiProcess.child.exitCode !== null) return true;
-    return fetch(`${apiProcess.url}/healthz`).then((r) => r.ok, () => false);
+    return fetch(`${apiProcess.url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
   }, 'the API to start');
   if (apiProcess.child.exitCode !== null) throw new Error(`API exited: ${apiProcess.output()}`);
   return apiProcess;

@@ -11,7 +11,9 @@ import { createRedis, redisTarget, unlinkKeysWithPrefix, waitForRedis } from '..
 export async function resetTestData(databaseUrl: string, keyPrefix: string): Promise<void> {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   if (!name.includes('test')) {
-    throw new Error(`The suite empties its database before it runs; '${name}' does not look like a test database (its name must contain "test").`);
+    throw new Error(
+      `The suite empties its database before it runs; '${name}' does not look like a test database (its name must contain "test").`,
+    );
   }
   await dropDatabase(databaseUrl);
   await ensureDatabase(databaseUrl);

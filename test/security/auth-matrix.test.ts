@@ -71,7 +71,13 @@ describe('the authentication matrix', () => {
         if (kind.key !== 'none') {
           expect(res.headers['cache-control'], `${cell}: Cache-Control`).to.equal('no-store');
           const vary = String(res.headers.vary ?? '').split(/\s*,\s*/);
-          expect(vary, `${cell}: Vary`).to.include.members(['Publishable-Key', 'Secret-Key', 'Api-Key', 'Anonymous-Authorization', 'Authorization']);
+          expect(vary, `${cell}: Vary`).to.include.members([
+            'Publishable-Key',
+            'Secret-Key',
+            'Api-Key',
+            'Anonymous-Authorization',
+            'Authorization',
+          ]);
         }
         const succeeded = res.status < 300;
         if (kind.owner === 'other' && succeeded) {
@@ -93,6 +99,9 @@ describe('the authentication matrix', () => {
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     const covered = new Set(MATRIX_ROWS.map((row) => row.operation));
-    expect(secured.filter((operation) => !covered.has(operation)), 'operations without a matrix row').to.deep.equal([]);
+    expect(
+      secured.filter((operation) => !covered.has(operation)),
+      'operations without a matrix row',
+    ).to.deep.equal([]);
   });
 });

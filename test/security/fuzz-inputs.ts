@@ -109,7 +109,8 @@ export interface WireBody {
 const RAW_TEXTS = ['{', '{"score": 1e400}', '{"score": -1e400}', '[1,2', 'NaN', "{'a': 1}", '\u0000', '{"a":1}{"b":2}', '""', 'null'];
 
 export function wireBody(object?: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<WireBody> {
-  const json = (value: fc.Arbitrary<unknown>) => value.map((v): WireBody => ({ contentType: 'application/json', text: JSON.stringify(v) ?? 'null' }));
+  const json = (value: fc.Arbitrary<unknown>) =>
+    value.map((v): WireBody => ({ contentType: 'application/json', text: JSON.stringify(v) ?? 'null' }));
   const others: fc.WeightedArbitrary<WireBody>[] = [
     { weight: 2, arbitrary: json(fc.jsonValue({ maxDepth: 3 })) },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_TEXTS).map((text): WireBody => ({ contentType: 'application/json', text })) },
@@ -117,7 +118,12 @@ export function wireBody(object?: fc.Arbitrary<Record<string, unknown>>): fc.Arb
     {
       weight: 1,
       arbitrary: fc.record({
-        contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/xml'),
+        contentType: fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=latin1',
+          'application/xml',
+        ),
         text: fc.constantFrom('score=1', '<a/>', '{"name":"x"}'),
       }),
     },
@@ -129,13 +135,19 @@ export function wireBody(object?: fc.Arbitrary<Record<string, unknown>>): fc.Arb
 
 /** Hostile values, with real ones (when there are any) mixed in. */
 function withKnown<T>(hostile: fc.Arbitrary<T>, known: T[], knownWeight: number): fc.Arbitrary<T> {
-  return known.length > 0 ? fc.oneof({ weight: knownWeight, arbitrary: fc.constantFrom(...known) }, { weight: 5, arbitrary: hostile }) : hostile;
+  return known.length > 0
+    ? fc.oneof({ weight: knownWeight, arbitrary: fc.constantFrom(...known) }, { weight: 5, arbitrary: hostile })
+    : hostile;
 }
 
 /** Percent-encodes the UTF-8 bytes of any string, lone surrogates included (as U+FFFD). */
 export function percentEncode(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
@@ -181,11 +193,24 @@ const headerChar = fc.oneof(
 );
 const oddHeaderText = fc.oneof(
   fc.string({ unit: headerChar, maxLength: 60 }),
-  fc.constantFrom('Bearer', 'Bearer ', 'pk_', 'sk_', 'tpk_', 'null', "' OR 1=1 --", 'e30=', 'eyJ1c2VyX2lkIjoiYSJ9', 'x'.repeat(300), 'x'.repeat(5000)),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'pk_',
+    'sk_',
+    'tpk_',
+    'null',
+    "' OR 1=1 --",
+    'e30=',
+    'eyJ1c2VyX2lkIjoiYSJ9',
+    'x'.repeat(300),
+    'x'.repeat(5000),
+  ),
 );
 
 /** One credential header: absent, the valid value, an odd string, or the valid value spoiled. */
-export type HeaderChoice = { kind: 'absent' } | { kind: 'valid' } | { kind: 'odd'; text: string } | { kind: 'spoiled'; prefix: string; suffix: string };
+export type HeaderChoice =
+  { kind: 'absent' } | { kind: 'valid' } | { kind: 'odd'; text: string } | { kind: 'spoiled'; prefix: string; suffix: string };
 
 const spoiler = fc.string({ unit: fc.constantFrom('x', 'A', '0', '=', '.', '!', 'é'), minLength: 1, maxLength: 3 });
 

@@ -3,7 +3,16 @@ import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { api } from '../helpers/context.js';
 import { ADMIN } from '../helpers/fixtures.js';
-import { headerChoice, pathSegment, percentEncode, queryString, queryValue, wireBody, type HeaderChoice, type WireBody } from './fuzz-inputs.js';
+import {
+  headerChoice,
+  pathSegment,
+  percentEncode,
+  queryString,
+  queryValue,
+  wireBody,
+  type HeaderChoice,
+  type WireBody,
+} from './fuzz-inputs.js';
 import type { Credential, FuzzTarget } from './fuzz-targets.js';
 import type { FuzzWorld } from './fuzz-world.js';
 
@@ -36,7 +45,12 @@ export function pinnedRequests(target: FuzzTarget, w: FuzzWorld): HostileRequest
   const path = (segment: (i: number) => string) => target.path(Array.from({ length: parameters }, (_, i) => segment(i)));
   const real = path((i) => percentEncode(target.known(w)[i]?.[0] ?? 'x'));
   return [
-    ...(parameters > 0 ? [{ path: path(() => '%'), body: {} }, { path: path(() => '%00'), body: {} }] : []),
+    ...(parameters > 0
+      ? [
+          { path: path(() => '%'), body: {} },
+          { path: path(() => '%00'), body: {} },
+        ]
+      : []),
     { path: real, body: { contentType: 'text/plain', text: 'score=1' } },
     { path: real, body: { contentType: 'application/json', oversized: 70 * 1024 } },
     ...target.nulBodies.map((body) => ({ path: real, body: { contentType: 'application/json', text: JSON.stringify(body) } })),
@@ -52,7 +66,8 @@ export function hostileRequest(target: FuzzTarget, w: FuzzWorld): fc.Arbitrary<H
   const query = fc.record(Object.fromEntries(Object.entries(keys).map(([key, values]) => [key, queryValue(values)])), { requiredKeys: [] });
   const stray = fc.option(fc.tuple(fc.constantFrom('x', 'limit[]', 'LIMIT', '__proto__', 'token[a]'), queryValue()), { freq: 6 });
   return fc.record({ segments, query, stray, body: wireBody(target.body?.(w)) }).map(({ segments, query, stray, body }) => ({
-    path: target.path(segments) + queryString({ ...(query as Record<string, string | string[]>), ...(stray ? { [stray[0]]: stray[1] } : {}) }),
+    path:
+      target.path(segments) + queryString({ ...(query as Record<string, string | string[]>), ...(stray ? { [stray[0]]: stray[1] } : {}) }),
     body,
   }));
 }

@@ -83,7 +83,10 @@ const either = (arbitrary: fc.Arbitrary<unknown>, values: unknown[]): fc.Arbitra
 function fieldValue(name: string, field: Field, w: FuzzWorld, length?: number): fc.Arbitrary<unknown> {
   const known = [...worldValues(name, w), ...namedValues(field)];
   if (field.type === 'array') {
-    const itemKnown = [...worldValues(name, w).flatMap((v) => (Array.isArray(v) ? v : [])), ...namedValues(field.items?.[0] ?? { type: 'any' })];
+    const itemKnown = [
+      ...worldValues(name, w).flatMap((v) => (Array.isArray(v) ? v : [])),
+      ...namedValues(field.items?.[0] ?? { type: 'any' }),
+    ];
     const items = either(fc.oneof(hostileValue, hostileString), itemKnown);
     const size = length === undefined ? { maxLength: 4 } : { minLength: length, maxLength: length };
     return either(fc.array(items, size), known);
@@ -92,7 +95,10 @@ function fieldValue(name: string, field: Field, w: FuzzWorld, length?: number): 
     const examples = known.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null);
     const keys = examples.flatMap((e) => Object.keys(e));
     const values = [null, ...examples.flatMap((e) => Object.values(e))];
-    return fc.oneof(hostileValue, fc.dictionary(either(hostileString, keys) as fc.Arbitrary<string>, either(hostileValue, values), { maxKeys: 3 }));
+    return fc.oneof(
+      hostileValue,
+      fc.dictionary(either(hostileString, keys) as fc.Arbitrary<string>, either(hostileValue, values), { maxKeys: 3 }),
+    );
   }
   return either(hostileValue, known);
 }
@@ -128,14 +134,26 @@ function harmless(endpoint: AnyEndpoint) {
   const parameters = pathParameters(endpoint);
   return (w: FuzzWorld) => {
     if (endpoint.method === 'get') {
-      const path = fillPath(endpoint, parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))));
+      const path = fillPath(
+        endpoint,
+        parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))),
+      );
       return { path, status: successes(endpoint)[0]! };
     }
     if (endpoint.body) {
-      const path = fillPath(endpoint, parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))));
+      const path = fillPath(
+        endpoint,
+        parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))),
+      );
       return { path, body: { no_such_field: 1 }, status: 400 };
     }
-    return { path: fillPath(endpoint, parameters.map((name) => `no-such-${name.replace(/_/g, '-')}`)), status: 404 };
+    return {
+      path: fillPath(
+        endpoint,
+        parameters.map((name) => `no-such-${name.replace(/_/g, '-')}`),
+      ),
+      status: 404,
+    };
   };
 }
 

@@ -42,7 +42,11 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   const device = uniqueId('device');
   const [player, rival, unscored] = await Promise.all([signup(game, device), signup(game), signup(game)]);
   const steamId = uniqueId('steam');
-  await api().patch(`/api/v1/server/players/${player.playerId}`).set(secret).send({ clan_id: clan, aliases: { steam: steamId } }).expect(200);
+  await api()
+    .patch(`/api/v1/server/players/${player.playerId}`)
+    .set(secret)
+    .send({ clan_id: clan, aliases: { steam: steamId } })
+    .expect(200);
   await api().patch(`/api/v1/server/players/${rival.playerId}`).set(secret).send({ clan_id: clan }).expect(200);
   await serverReport(game, player.playerId, [100, Number.MAX_VALUE, -Number.MAX_VALUE, 100], [board, open, lowest, clanBoard]);
   await serverReport(game, rival.playerId, [40, 40, 40, 40], [board, open, lowest, clanBoard]);

@@ -46,7 +46,10 @@ describe('fuzzing every endpoint', () => {
       });
 
       /** Sends one request and checks what it did: `accepted` says which successes may change data. */
-      async function probe(request: () => Promise<Response>, judge: (res: Response) => { where: string; accepted: boolean }): Promise<void> {
+      async function probe(
+        request: () => Promise<Response>,
+        judge: (res: Response) => { where: string; accepted: boolean },
+      ): Promise<void> {
         const before = state ?? (await snapshotGame(w.game.gameId));
         state = undefined;
         const { where, accepted } = judge(await request());
@@ -94,7 +97,11 @@ describe('fuzzing every endpoint', () => {
             probe(
               () => send(method, path, headers, body),
               (res) => {
-                const sent = body.oversized ? `a body of ${body.oversized} bytes` : body.text === undefined ? 'no body' : `body ${body.text.slice(0, 200)}`;
+                const sent = body.oversized
+                  ? `a body of ${body.oversized} bytes`
+                  : body.text === undefined
+                    ? 'no body'
+                    : `body ${body.text.slice(0, 200)}`;
                 const where = `${describeResponse(method, path, res)} to ${sent}`;
                 expectWellFormed(target, res, where);
                 return { where, accepted: target.changes(res) };
@@ -112,6 +119,9 @@ describe('fuzzing every endpoint', () => {
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
       .filter((operation) => !/ \/(healthz|readyz|metrics|openapi\.json|docs)$/.test(operation));
     const fuzzed = new Set(FUZZ_TARGETS.map((target: FuzzTarget) => target.operation));
-    expect(documented.filter((operation) => !fuzzed.has(operation)), 'operations nobody fuzzes').to.deep.equal([]);
+    expect(
+      documented.filter((operation) => !fuzzed.has(operation)),
+      'operations nobody fuzzes',
+    ).to.deep.equal([]);
   });
 });

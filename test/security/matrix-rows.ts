@@ -87,8 +87,14 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
     auth: endpoint.credentials as Auth,
     method: endpoint.method,
     changes: endpoint.method !== 'get',
-    path: (w) => fillPath(endpoint, parameters.map((name) => encodeURIComponent(String(worldValue(name, w, player))))),
-    ...(endpoint.body ? { body: (w: MatrixWorld) => Object.fromEntries(sent.map(([name, field]) => [name, fieldValue(name, field, w)])) } : {}),
+    path: (w) =>
+      fillPath(
+        endpoint,
+        parameters.map((name) => encodeURIComponent(String(worldValue(name, w, player)))),
+      ),
+    ...(endpoint.body
+      ? { body: (w: MatrixWorld) => Object.fromEntries(sent.map(([name, field]) => [name, fieldValue(name, field, w)])) }
+      : {}),
     names: [...parameters, ...sent.map(([name]) => name)].filter((name) => name in NOT_FOUND_CODES),
     player,
   });

@@ -91,15 +91,25 @@ describe('revoking a credential while it is in use', function () {
     const game = await createGame();
     const leaderboard = await createLeaderboard(game);
     const keys: { key_id: string; api_key: string }[] = await inParallel(
-      Array.from({ length: TRIALS }, (_, i) => async () =>
-        (await api().post('/api/v1/server/third_party_keys').set('Secret-Key', game.secretKey).send({ name: `bot ${i}` }).expect(201)).body,
+      Array.from(
+        { length: TRIALS },
+        (_, i) => async () =>
+          (
+            await api()
+              .post('/api/v1/server/third_party_keys')
+              .set('Secret-Key', game.secretKey)
+              .send({ name: `bot ${i}` })
+              .expect(201)
+          ).body,
       ),
       10,
     );
     const late = await lateAcceptances(
       keys.map((key) => ({
         use: (baseUrl) =>
-          fetch(`${baseUrl}/api/v1/third_party/leaderboards/${leaderboard}?limit=1`, { headers: { 'Api-Key': key.api_key } }).then((r) => r.status),
+          fetch(`${baseUrl}/api/v1/third_party/leaderboards/${leaderboard}?limit=1`, { headers: { 'Api-Key': key.api_key } }).then(
+            (r) => r.status,
+          ),
         revoke: async () => {
           await api().delete(`/api/v1/server/third_party_keys/${key.key_id}`).set('Secret-Key', game.secretKey).expect(204);
         },
@@ -109,10 +119,14 @@ describe('revoking a credential while it is in use', function () {
   });
 
   it('when secret keys are rotated during 24 parallel uses, then no old key is accepted 1 s after the rotation answered (50 trials)', async () => {
-    const games: TestGame[] = await inParallel(Array.from({ length: TRIALS }, () => () => createGame()), 10);
+    const games: TestGame[] = await inParallel(
+      Array.from({ length: TRIALS }, () => () => createGame()),
+      10,
+    );
     const late = await lateAcceptances(
       games.map((game) => ({
-        use: (baseUrl) => fetch(`${baseUrl}/api/v1/server/leaderboards`, { headers: { 'Secret-Key': game.secretKey } }).then((r) => r.status),
+        use: (baseUrl) =>
+          fetch(`${baseUrl}/api/v1/server/leaderboards`, { headers: { 'Secret-Key': game.secretKey } }).then((r) => r.status),
         revoke: async () => {
           await api().post(`/api/v1/admin/games/${game.gameId}/secret_key`).set(ADMIN).expect(200);
         },

@@ -27,7 +27,11 @@ export async function createThirdPartyKey(game: TestGame, name = 'integration'):
 }
 
 export async function createClan(game: TestGame, id = uniqueId('clan')): Promise<string> {
-  await api().put(`/api/v1/server/clans/${id}`).set(secret(game)).send({ name: `Clan ${id}` }).expect(201);
+  await api()
+    .put(`/api/v1/server/clans/${id}`)
+    .set(secret(game))
+    .send({ name: `Clan ${id}` })
+    .expect(201);
   return id;
 }
 
@@ -57,6 +61,11 @@ export async function buildGameWorld(device = uniqueId('device')): Promise<GameW
 
 /** A token that looks right (it names a real player of the game) but was not signed by the service. */
 export function forgedToken(world: GameWorld): string {
-  const claims = { user_id: world.other.playerId, game_id: world.game.gameId, iat: Math.floor(Date.now() / 1000), sig: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+  const claims = {
+    user_id: world.other.playerId,
+    game_id: world.game.gameId,
+    iat: Math.floor(Date.now() / 1000),
+    sig: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  };
   return Buffer.from(JSON.stringify(claims), 'utf8').toString('base64');
 }

@@ -20,7 +20,12 @@ describe('process lifecycle', () => {
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).to.equal(200);
     expect(await api.stop('SIGTERM')).to.equal(0);
-    expect(await fetch(`${api.url}/healthz`).then(() => 'answered', () => 'refused')).to.equal('refused');
+    expect(
+      await fetch(`${api.url}/healthz`).then(
+        () => 'answered',
+        () => 'refused',
+      ),
+    ).to.equal('refused');
   });
 
   it('when a second worker starts on the same host, then it serves metrics on another port and both drain persistence jobs', async function () {
@@ -29,7 +34,10 @@ describe('process lifecycle', () => {
     const first = await startWorker({ WORKER_METRICS_PORT: String(port) });
     const second = await startWorker({ WORKER_METRICS_PORT: String(port) });
     try {
-      const line = second.output().split('\n').find((l) => l.includes(`metrics port ${port} is in use`));
+      const line = second
+        .output()
+        .split('\n')
+        .find((l) => l.includes(`metrics port ${port} is in use`));
       expect(line, second.output()).to.be.a('string');
       const secondPort = (JSON.parse(line!) as { port: number }).port;
       expect(secondPort).to.not.equal(port);
@@ -38,7 +46,9 @@ describe('process lifecycle', () => {
       const players = await signupMany(game, 4);
       const boards = await Promise.all(Array.from({ length: 24 }, () => createLeaderboard(game)));
       for (let wave = 0; wave < 20; wave += 1) {
-        await Promise.all(boards.flatMap((board) => players.map((player) => reportScore(game, player, board, wave * 10 + Math.random()).expect(200))));
+        await Promise.all(
+          boards.flatMap((board) => players.map((player) => reportScore(game, player, board, wave * 10 + Math.random()).expect(200))),
+        );
         if ((await completedJobs(port)) > 0 && (await completedJobs(secondPort)) > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -56,7 +66,11 @@ describe('process lifecycle', () => {
     try {
       // Each serving process logs "API listening" with its own pid.
       const listening = () =>
-        api.output().split('\n').filter((line) => line.includes('"API listening"')).map((line) => (JSON.parse(line) as { pid: number }).pid);
+        api
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"API listening"'))
+          .map((line) => (JSON.parse(line) as { pid: number }).pid);
       await until(() => listening().length === 2, 'both API processes to listen');
       process.kill(listening()[0]!, 'SIGKILL');
       await until(() => listening().length === 3, 'a replacement API process to listen', 10_000);

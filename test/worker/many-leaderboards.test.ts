@@ -58,14 +58,18 @@ describe('a service with 20,000 leaderboards', function () {
     const boards = ['level-7', 'level-4242', 'level-19999'];
     const sent = Date.now();
     await Promise.all(boards.flatMap((board) => players.map((player, i) => reportScore(game, player, board, 100 + i).expect(200))));
-    await until(async () => {
-      const { rows } = await testStores().pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id
+    await until(
+      async () => {
+        const { rows } = await testStores().pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id
          WHERE l.game_id = $1 AND l.leaderboard_id = ANY($2)`,
-        [game.gameId, boards],
-      );
-      return rows[0]!.n === boards.length * players.length;
-    }, 'the scores to reach PostgreSQL', 10_000);
+          [game.gameId, boards],
+        );
+        return rows[0]!.n === boards.length * players.length;
+      },
+      'the scores to reach PostgreSQL',
+      10_000,
+    );
     expect(Date.now() - sent).to.be.below(1000);
   });
 

@@ -8,13 +8,31 @@ import { PERSIST_JOB, PERSIST_JOB_OPTIONS, PERSIST_QUEUE } from '../../engine/pe
 import { projectRoot } from '../../engine/paths.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
 import { api, testStores } from '../helpers/context.js';
-import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
-import { inParallel, liveClanTotals, liveScores, persistedClanTotals, persistedScores, waitForPersistence } from '../helpers/persistence.js';
+import {
+  createGame,
+  createLeaderboard,
+  internalBoard,
+  reportScore,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
+import {
+  inParallel,
+  liveClanTotals,
+  liveScores,
+  persistedClanTotals,
+  persistedScores,
+  waitForPersistence,
+} from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
 const burst = (game: TestGame, players: TestPlayer[], leaderboard: string, reports: number) =>
   inParallel(
-    Array.from({ length: reports }, (_, i) => () => reportScore(game, players[i % players.length]!, leaderboard, Math.floor(Math.random() * 100_000))),
+    Array.from(
+      { length: reports },
+      (_, i) => () => reportScore(game, players[i % players.length]!, leaderboard, Math.floor(Math.random() * 100_000)),
+    ),
     50,
   );
 
@@ -94,7 +112,10 @@ describe('persistence to PostgreSQL', function () {
     const blocker = await testStores().pool.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM scores WHERE leaderboard_internal_id = $1 AND player_id = $2 FOR UPDATE', [board.internalId, player.playerId]);
+      await blocker.query('SELECT 1 FROM scores WHERE leaderboard_internal_id = $1 AND player_id = $2 FOR UPDATE', [
+        board.internalId,
+        player.playerId,
+      ]);
       await reportScore(game, player, leaderboard, 20).expect(200);
       await until(async () => {
         const { rows } = await testStores().pool.query(
@@ -117,7 +138,11 @@ describe('persistence to PostgreSQL', function () {
     const clans = ['red', 'blue'].map((c) => `${c}-${leaderboard}`);
     for (const clan of clans) await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
     for (const [i, player] of players.slice(0, 20).entries()) {
-      await api().patch(`/api/v1/server/players/${player.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clans[i % 2] }).expect(200);
+      await api()
+        .patch(`/api/v1/server/players/${player.playerId}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ clan_id: clans[i % 2] })
+        .expect(200);
     }
     await burst(game, players.slice(0, 30), leaderboard, 300);
     await waitForPersistence(board);
@@ -142,7 +167,11 @@ describe('persistence to PostgreSQL', function () {
     expect(await testStores().redis.hlen(versions)).to.equal(0);
 
     // The next version must still beat the persisted one, though Redis no longer holds it.
-    await api().patch(`/api/v1/server/players/${members[2]!.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: null }).expect(200);
+    await api()
+      .patch(`/api/v1/server/players/${members[2]!.playerId}`)
+      .set('Secret-Key', game.secretKey)
+      .send({ clan_id: null })
+      .expect(200);
     await waitForPersistence(board);
     expect(await persistedClanTotals(board)).to.deep.equal(new Map([[clan, 30]]));
     expect(await testStores().redis.hlen(versions)).to.equal(0);
@@ -176,7 +205,10 @@ describe('persistence to PostgreSQL', function () {
     expect(await liveScores(board)).to.have.property('size', 0);
 
     const exitCode = await new Promise((resolve) =>
-      spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'rebuild.js')], { stdio: 'ignore', env: process.env }).once('exit', resolve),
+      spawn(process.execPath, [path.join(projectRoot, 'dist', 'scripts', 'rebuild.js')], { stdio: 'ignore', env: process.env }).once(
+        'exit',
+        resolve,
+      ),
     );
     expect(exitCode).to.equal(0);
     worker = await startWorker();

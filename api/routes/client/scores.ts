@@ -34,7 +34,10 @@ export const clientScoreEndpoints = [
     description:
       'With the Secret-Key: any player of the game. With a player token: that player only (else 403 forbidden). 404 record_not_found when the player has no score there.',
     credentials: 'serverOrClient',
-    params: object({ leaderboard_id: leaderboardId.description('The leaderboard'), player_id: playerId.description("The service's player id") }),
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      player_id: playerId.description("The service's player id"),
+    }),
     responses: { 200: { schema: PlayerRecord } },
     errors: [400, 403, 404],
     async handler({ caller, params, app }) {

@@ -11,7 +11,8 @@ export const serverPlayerEndpoints = [
     operationId: 'updatePlayer',
     tag: 'Game server',
     summary: "Set a player's display name, clan (null leaves it) and aliases (null removes one)",
-    description: "Joining or leaving a clan moves the player's best scores between clan totals at once. An alias held by another player is 409 already_exists.",
+    description:
+      "Joining or leaving a clan moves the player's best scores between clan totals at once. An alias held by another player is 409 already_exists.",
     credentials: 'secretKey',
     params: object({ player_id: playerId.description("The service's player id") }),
     body: object({

@@ -2,7 +2,19 @@ import { NotFoundError } from '../../../engine/errors.js';
 import { clanMembersView, clanRecordView, pageView, playerRecordView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord } from '../responses.js';
-import { aliasId, aliasType, clanId, flag, leaderboardId, leaderboardParams, limit, object, offset, optional, pageQuery } from '../schemas.js';
+import {
+  aliasId,
+  aliasType,
+  clanId,
+  flag,
+  leaderboardId,
+  leaderboardParams,
+  limit,
+  object,
+  offset,
+  optional,
+  pageQuery,
+} from '../schemas.js';
 
 const clanParams = object({ leaderboard_id: leaderboardId.description('The leaderboard'), clan_id: clanId.description('The clan') });
 const clanFlag = flag.description('true: the clans view (clan leaderboards only)').example('true').example('false');
@@ -15,7 +27,8 @@ export const thirdPartyEndpoints = [
     operationId: 'getLeaderboardPage',
     tag: 'Third party',
     summary: 'A page of a leaderboard: players, or clans with clan=true',
-    description: 'Best first; tied entries share a rank and keep one fixed order. clan=true on an individual leaderboard is 400 not_a_clan_leaderboard.',
+    description:
+      'Best first; tied entries share a rank and keep one fixed order. clan=true on an individual leaderboard is 400 not_a_clan_leaderboard.',
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: leaderboardParams,
@@ -36,9 +49,14 @@ export const thirdPartyEndpoints = [
     summary: "A player's record by player id or alias, or with clan=true their clan's record",
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
-    params: object({ leaderboard_id: leaderboardId.description('The leaderboard'), alias_id: aliasId.description('The player id, or an alias with alias_type') }),
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      alias_id: aliasId.description('The player id, or an alias with alias_type'),
+    }),
     query: object({
-      alias_type: optional(aliasType.description('e.g. steam, discord; absent: alias_id is the player id').example('steam').example('discord')),
+      alias_type: optional(
+        aliasType.description('e.g. steam, discord; absent: alias_id is the player id').example('steam').example('discord'),
+      ),
       clan: clanFlag,
     }),
     responses: { 200: { schema: PlayerOrClanRecord, description: 'The player record (a ClanRecord with clan=true)' } },
@@ -48,7 +66,8 @@ export const thirdPartyEndpoints = [
       const gameId = caller.game.id;
       const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
       if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
-      if (!clan) return { status: 200, body: playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)) };
+      if (!clan)
+        return { status: 200, body: playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)) };
       const player = await engine.players.get(gameId, playerId);
       if (!player.clanId) throw new NotFoundError('clan_not_found', `Player '${playerId}' is not in a clan.`);
       return { status: 200, body: clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId)) };
@@ -67,7 +86,10 @@ export const thirdPartyEndpoints = [
     responses: { 200: { schema: ClanRecord } },
     errors: [400, 404],
     async handler({ caller, params, app }) {
-      return { status: 200, body: clanRecordView(await app.engine.reader.clanRecord(caller.game.id, params.leaderboard_id, params.clan_id)) };
+      return {
+        status: 200,
+        body: clanRecordView(await app.engine.reader.clanRecord(caller.game.id, params.leaderboard_id, params.clan_id)),
+      };
     },
   }),
 

@@ -9,7 +9,8 @@ import { closeButton, shell } from './layout.js';
 const PAGES: Record<number, { title: string; message: string }> = {
   401: {
     title: 'Sign-in needed',
-    message: 'This link is missing its player token, or the token is not valid. Close this page and open the leaderboard again from the game.',
+    message:
+      'This link is missing its player token, or the token is not valid. Close this page and open the leaderboard again from the game.',
   },
   404: {
     title: 'Leaderboard not found',

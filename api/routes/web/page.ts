@@ -71,7 +71,8 @@ export const pageEndpoint = endpoint({
       icon: assets.url('favicon.svg'),
       script: assets.url('page.js'),
       close: hidesCloseButton(query.hideCloseButton) ? null : closeHref(req.originalUrl),
-      tabs: leaderboard.type === 'clan' ? { players: viewHref(req.originalUrl, 'players'), clans: viewHref(req.originalUrl, 'clans') } : null,
+      tabs:
+        leaderboard.type === 'clan' ? { players: viewHref(req.originalUrl, 'players'), clans: viewHref(req.originalUrl, 'clans') } : null,
     });
     setPageHeaders(res);
     return { status: 200, body: html };

@@ -39,10 +39,24 @@ function toRow(entry: PlayerEntry | ClanEntry, mine: string | null): Row {
     return { id: clan.id, name: clan.name, score: entry.score, rank: entry.rank, viewer: clan.id === mine, memberCount: clan.memberCount };
   }
   const { player } = entry;
-  return { id: player.id, name: player.displayName, score: entry.score, rank: entry.rank, viewer: player.id === mine, clanId: player.clanId };
+  return {
+    id: player.id,
+    name: player.displayName,
+    score: entry.score,
+    rank: entry.rank,
+    viewer: player.id === mine,
+    clanId: player.clanId,
+  };
 }
 
-export async function readRows(engine: Engine, viewer: Viewer, leaderboardId: string, view: View, offset: number, limit: number): Promise<Rows> {
+export async function readRows(
+  engine: Engine,
+  viewer: Viewer,
+  leaderboardId: string,
+  view: View,
+  offset: number,
+  limit: number,
+): Promise<Rows> {
   const [page, mine] = await Promise.all([
     engine.reader.page(viewer.gameId, leaderboardId, view, offset, limit),
     viewerKey(engine, viewer, view),
