@@ -40,12 +40,14 @@ export function createPersistProcessor({ persister, registry }: Deps) {
   });
 
   return async (job: Job<PersistJobData>): Promise<string> => {
-    const internalId = job.data?.leaderboardInternalId;
+    // A job queued by an API still running the version before the field was renamed says
+    // `leaderboard`: it is read too, so a rolling deploy never leaves a board waiting for the sweep.
+    const internalId = job.data?.leaderboardInternalId ?? (job.data as { leaderboard?: unknown } | undefined)?.leaderboard;
     // Fails for good, since no retry can mend it. Nothing is lost with it: a job carries no changes,
     // only the board's id, and the marks it would have written stay in Redis until a job acks them;
     // the sweep queues a well-formed job for every board with marks once its queued flag expires.
-    // (A job queued under the earlier field name, `leaderboard`, ends here that way.)
-    if (!Number.isSafeInteger(internalId)) throw new UnrecoverableError('malformed job: no leaderboardInternalId');
+    if (typeof internalId !== 'number' || !Number.isSafeInteger(internalId))
+      throw new UnrecoverableError('malformed job: no leaderboardInternalId');
     const board = await persister.find(internalId);
     if (!board) {
       // Deleted: whatever a report racing the deletion left in Redis goes too, and nothing is written.

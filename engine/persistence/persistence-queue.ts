@@ -7,9 +7,7 @@ export const PERSIST_JOB = 'persist-leaderboard';
 
 /**
  * A persistence job names a leaderboard by its internal id; the changes themselves wait as marks in
- * Redis. Jobs queued before the field had this name carried `leaderboard`: the worker fails those
- * for good as malformed, and loses nothing by it, since their marks stay in Redis and the sweep
- * queues a new job for any board with marks once its queued flag expires (PersistenceMarks.sweep).
+ * Redis. Jobs queued before the field had this name carry `leaderboard`, which the worker still reads.
  */
 export interface PersistJobData {
   leaderboardInternalId: number;

@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../../engine/paths.js';
+import { runner } from 'node-pg-migrate';
+import pg from 'pg';
+import { projectRoot, sqlDir } from '../../engine/paths.js';
+import { BENCH_BEFORE_DATABASE, databaseUrlFor } from './fixtures.js';
 import { runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { stop, type Started } from './processes.js';
 import { median } from './results.js';
+import { dropBenchDatabase } from './seed.js';
 import { SERVICE_SCENARIOS, type ScenarioContext } from './scenarios.js';
 import { freePort, startApi, type ServiceSetup } from './service.js';
 import { readyzPending, timeUntilDrained } from './worker-figures.js';
@@ -38,6 +42,47 @@ export function buildRevision(revision: string): { root: string; commit: string 
 }
 
 /**
+ * The compared revision reads the same data at its own schema: a copy of the bench database (taken
+ * while nothing is connected to it) with the migrations that revision does not know rolled back
+ * through their down sections. It keeps the dataset identity, so it serves the same Redis.
+ */
+export async function databaseForRevision(databaseUrl: string, root: string): Promise<string> {
+  const known = new Set(readdirSync(path.join(root, 'sql')));
+  const unknown = readdirSync(sqlDir).filter((file) => file.endsWith('.sql') && !known.has(file));
+  const copyUrl = databaseUrlFor(databaseUrl, BENCH_BEFORE_DATABASE);
+  await dropBenchDatabase(copyUrl);
+  const admin = new pg.Client({ connectionString: databaseUrlFor(databaseUrl, 'postgres') });
+  await admin.connect();
+  try {
+    const source = new URL(databaseUrl).pathname.slice(1);
+    // Autovacuum may still be visiting the freshly seeded tables: PostgreSQL refuses a busy template.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await admin.query(`CREATE DATABASE "${BENCH_BEFORE_DATABASE}" TEMPLATE "${source}" STRATEGY FILE_COPY`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  if (unknown.length > 0) {
+    log(`  rolling back ${unknown.join(', ')} in the copy for ${path.basename(root)}`);
+    await runner({
+      databaseUrl: copyUrl,
+      dir: sqlDir,
+      migrationsTable: 'pgmigrations',
+      direction: 'down',
+      count: unknown.length,
+      log: () => {},
+    });
+  }
+  return copyUrl;
+}
+
+/**
  * Both APIs up at once (the idle one costs nothing), driven in alternating rounds: before, after,
  * after, before, … so a drift of the machine's speed falls on both. The worker is this build's.
  */
@@ -47,10 +92,10 @@ export async function compareBuilds(
   ctx: ScenarioContext,
   worker: Started,
   revision: string,
+  { root, commit }: { root: string; commit: string },
+  beforeDatabaseUrl: string,
 ): Promise<ComparisonResults> {
-  log(`Building ${revision} beside this checkout`);
-  const { root, commit } = buildRevision(revision);
-  const beforeSetup = { ...setup, apiPort: await freePort() };
+  const beforeSetup = { ...setup, apiPort: await freePort(), databaseUrl: beforeDatabaseUrl };
   const builds: { name: 'before' | 'after'; setup: ServiceSetup; api: Started }[] = [
     { name: 'before', setup: beforeSetup, api: await startApi(beforeSetup, 1, root) },
     { name: 'after', setup, api: await startApi(setup, 1) },

@@ -5,6 +5,8 @@
 export const BENCH_DATABASE = 'leaderboard_bench';
 /** --cluster: the service on the Redis Cluster keeps its rows apart, as a second deployment would. */
 export const BENCH_CLUSTER_DATABASE = 'leaderboard_bench_cluster';
+/** --compare: the compared revision's copy of the bench data, at that revision's schema. */
+export const BENCH_BEFORE_DATABASE = 'leaderboard_bench_before';
 
 /** The same server and credentials, another database. */
 export function databaseUrlFor(databaseUrl: string, database: string): string {

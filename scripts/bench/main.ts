@@ -20,7 +20,7 @@ import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
 import { memoryPerEntry, rankReadCost } from './redis-figures.js';
 import { BOARDS_PER_GAME, MANY_GAMES, manyBoardsFigures } from './many-boards.js';
-import { compareBuilds } from './compare.js';
+import { buildRevision, compareBuilds, databaseForRevision } from './compare.js';
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
 import type { ScenarioContext } from './scenarios.js';
@@ -79,8 +79,15 @@ async function main(): Promise<void> {
     if (options.cluster) {
       results.cluster = await clusterComparison(setup, options, ctx, redis);
     } else if (options.compare) {
+      log(`Building ${options.compare} beside this checkout`);
+      const revision = buildRevision(options.compare);
+      // Nothing may be connected to the bench database while it is copied for the other revision.
+      await parts.close();
+      await engine.close();
+      parts = engine = undefined;
+      const beforeDatabaseUrl = await databaseForRevision(setup.databaseUrl, revision.root);
       const worker = await startWorker(setup);
-      results.comparison = await compareBuilds(setup, options, ctx, worker, options.compare);
+      results.comparison = await compareBuilds(setup, options, ctx, worker, options.compare, revision, beforeDatabaseUrl);
       await stop(worker);
     } else {
       let worker = await startWorker(setup);

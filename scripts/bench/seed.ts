@@ -10,8 +10,10 @@ import { dropDatabase } from '../../engine/db.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/redis.js';
 import {
   BENCH_CLUSTER_DATABASE,
+  BENCH_BEFORE_DATABASE,
   BENCH_DATABASE,
   BENCH_PREFIX,
+  databaseUrlFor,
   BOARDS,
   SEEDED_SCORE_CEILING,
   clanCount,
@@ -36,13 +38,14 @@ const REDIS_CHUNKS_PER_PIPELINE = 20;
 /** Drops the bench database and the bench's Redis keys: before a run (same start every time) and after it. */
 export async function resetBenchData(databaseUrl: string, redis: Redis): Promise<void> {
   await dropBenchDatabase(databaseUrl);
+  await dropBenchDatabase(databaseUrlFor(databaseUrl, BENCH_BEFORE_DATABASE));
   await unlinkKeysWithPrefix(redis, BENCH_PREFIX);
 }
 
 /** Drops a bench database only (the --cluster one lives on a fresh cluster, with no bench keys to remove). */
 export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
   const database = new URL(databaseUrl).pathname.slice(1);
-  if (database !== BENCH_DATABASE && database !== BENCH_CLUSTER_DATABASE)
+  if (![BENCH_DATABASE, BENCH_CLUSTER_DATABASE, BENCH_BEFORE_DATABASE].includes(database))
     throw new Error(`refusing to drop ${database}: not a bench database`);
   await dropDatabase(databaseUrl);
 }
