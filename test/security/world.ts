@@ -1,5 +1,17 @@
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, signup, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  joinClan,
+  secretKey,
+  serverReport,
+  signup,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 /**
  * A game with one of everything the API can name: a clan leaderboard with scores, a clan, two
@@ -19,30 +31,6 @@ export interface GameWorld {
   revokedKey: string;
 }
 
-const secret = (game: TestGame) => ({ 'Secret-Key': game.secretKey });
-
-export async function createThirdPartyKey(game: TestGame, name = 'integration'): Promise<{ apiKey: string; keyId: string }> {
-  const res = await api().post('/api/v1/server/third_party_keys').set(secret(game)).send({ name }).expect(201);
-  return { apiKey: res.body.api_key, keyId: res.body.key_id };
-}
-
-export async function createClan(game: TestGame, id = uniqueId('clan')): Promise<string> {
-  await api()
-    .put(`/api/v1/server/clans/${id}`)
-    .set(secret(game))
-    .send({ name: `Clan ${id}` })
-    .expect(201);
-  return id;
-}
-
-export async function serverReport(game: TestGame, playerId: string, scores: number[], leaderboardIds: string[]): Promise<void> {
-  await api()
-    .post('/api/v1/server/report_scores')
-    .set(secret(game))
-    .send({ player_id: playerId, scores, leaderboard_ids: leaderboardIds })
-    .expect(200);
-}
-
 /** Two worlds built with the same `device` hold the same device id in two games. */
 export async function buildGameWorld(device = uniqueId('device')): Promise<GameWorld> {
   const game = await createGame();
@@ -50,12 +38,12 @@ export async function buildGameWorld(device = uniqueId('device')): Promise<GameW
   const clan = await createClan(game);
   const player = await signup(game, device);
   const other = await signup(game);
-  await api().patch(`/api/v1/server/players/${player.playerId}`).set(secret(game)).send({ clan_id: clan }).expect(200);
+  await joinClan(game, clan, [player]);
   await serverReport(game, player.playerId, [50], [board]);
   await serverReport(game, other.playerId, [70], [board]);
   const { apiKey, keyId } = await createThirdPartyKey(game);
   const revoked = await createThirdPartyKey(game, 'revoked');
-  await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secret(game)).expect(204);
+  await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
   return { game, board, clan, device, player, other, apiKey, keyId, revokedKey: revoked.apiKey };
 }
 
