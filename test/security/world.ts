@@ -4,7 +4,6 @@ import {
   createGame,
   createLeaderboard,
   createThirdPartyKey,
-  joinClan,
   secretKey,
   serverReport,
   signup,
@@ -15,36 +14,51 @@ import {
 
 /**
  * A game with one of everything the API can name: a clan leaderboard with scores, a clan, two
- * players (one signed up with a known device), a live and a revoked third-party key.
+ * players (one signed up with a known device), a live and a revoked third-party key. Every name it
+ * stores carries `mark` and its scores are its own, so an answer holding another game's data shows.
  */
 export interface GameWorld {
   game: TestGame;
+  /** In the name of the game, its leaderboard, clan, players and keys. */
+  mark: string;
   board: string;
   clan: string;
   device: string;
-  /** Signed up with `device`, member of `clan`, scored 50 on `board`. */
+  /** Signed up with `device`, member of `clan`, scored `scores[0]` on `board`. */
   player: TestPlayer;
-  /** Another player of the game, scored 70. */
+  /** Another player of the game, scored `scores[1]` (the higher: first). */
   other: TestPlayer;
+  scores: [number, number];
   apiKey: string;
   keyId: string;
   revokedKey: string;
+  revokedKeyId: string;
 }
 
-/** Two worlds built with the same `device` hold the same device id in two games. */
-export async function buildGameWorld(device = uniqueId('device')): Promise<GameWorld> {
-  const game = await createGame();
-  const board = await createLeaderboard(game, { type: 'clan' });
-  const clan = await createClan(game);
+/** Two worlds built with the same `device` hold the same device id in two games; give each its own scores. */
+export async function buildGameWorld(device: string, scores: [number, number]): Promise<GameWorld> {
+  const mark = uniqueId('world');
+  const game = await createGame(`${mark} game`);
+  const board = await createLeaderboard(game, { type: 'clan', name: `${mark} board` });
+  const clan = await createClan(game, uniqueId('clan'), `${mark} clan`);
   const player = await signup(game, device);
   const other = await signup(game);
-  await joinClan(game, clan, [player]);
-  await serverReport(game, player.playerId, [50], [board]);
-  await serverReport(game, other.playerId, [70], [board]);
-  const { apiKey, keyId } = await createThirdPartyKey(game);
-  const revoked = await createThirdPartyKey(game, 'revoked');
+  await api()
+    .patch(`/api/v1/server/players/${player.playerId}`)
+    .set(secretKey(game))
+    .send({ clan_id: clan, display_name: `${mark} one` })
+    .expect(200);
+  await api()
+    .patch(`/api/v1/server/players/${other.playerId}`)
+    .set(secretKey(game))
+    .send({ display_name: `${mark} two` })
+    .expect(200);
+  await serverReport(game, player.playerId, [scores[0]], [board]);
+  await serverReport(game, other.playerId, [scores[1]], [board]);
+  const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
+  const revoked = await createThirdPartyKey(game, `${mark} revoked`);
   await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
-  return { game, board, clan, device, player, other, apiKey, keyId, revokedKey: revoked.apiKey };
+  return { game, mark, board, clan, device, player, other, scores, apiKey, keyId, revokedKey: revoked.apiKey, revokedKeyId: revoked.keyId };
 }
 
 /** A token that looks right (it names a real player of the game) but was not signed by the service. */
