@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type Joi from 'joi';
 import type { Config } from '../../engine/config.js';
 import type { Engine } from '../../engine/engine.js';
+import type { ErrorCode } from '../../engine/errors.js';
 import type { HttpMetrics } from '../metrics.js';
 import type { Callers, CredentialKind } from '../middleware/auth.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
@@ -90,6 +91,19 @@ export interface Endpoint<
   errors: ErrorStatus[];
   /** Its errors are HTML pages for a person (the web page), described per status. */
   htmlErrors?: Partial<Record<number, string>>;
+  /**
+   * Whether a success changed stored data; absent, any success of a method other than GET may have.
+   * An answer that says "nothing changed" (a known device's signup, a report that improved nothing)
+   * declares it here, and the security suites hold the service to it.
+   */
+  changed?(reply: Reply<NoInfer<R>>): boolean;
+  /**
+   * What a caller gets when what the request names is not in its game. Absent, the first name the
+   * request carries decides (path parameters, then body fields: leaderboard_id is
+   * leaderboard_not_found, clan_id clan_not_found, …); an endpoint that looks several up at once
+   * lists each code it may answer.
+   */
+  notFound?: ErrorCode[];
   /** Served only when this holds (e.g. /metrics needs METRICS_TOKEN). */
   enabled?(config: Readonly<Config>): boolean;
   handler(input: Input<P, Q, B, K>): Promise<Reply<NoInfer<R>>> | Reply<NoInfer<R>>;

@@ -66,3 +66,11 @@ export function successes(endpoint: AnyEndpoint): number[] {
 
 /** It creates what it names when that does not exist (201) and updates it otherwise (200). */
 export const upserts = (endpoint: AnyEndpoint) => successes(endpoint).includes(200) && successes(endpoint).includes(201);
+
+/** Whether an answer says the request may have changed stored data: the descriptor's rule, else any success but a read's. */
+export function mayHaveChanged(endpoint: AnyEndpoint, res: { status: number; body: unknown }): boolean {
+  if (res.status >= 300 || endpoint.method === 'get') return false;
+  return endpoint.changed
+    ? endpoint.changed({ status: res.status, body: res.body } as Parameters<NonNullable<AnyEndpoint['changed']>>[0])
+    : true;
+}

@@ -5,6 +5,7 @@ import {
   ENDPOINTS,
   bodyFields,
   fillPath,
+  mayHaveChanged,
   namedValues,
   operationName,
   pathParameters,
@@ -157,15 +158,9 @@ function harmless(endpoint: AnyEndpoint) {
   };
 }
 
-/** An answer that reports no score improved changed nothing: the world's player already holds the best. */
-function improvedNothing(body: unknown): boolean {
-  const { improved, results } = (body ?? {}) as { improved?: unknown; results?: { improved?: unknown }[] };
-  return improved === false || (Array.isArray(results) && results.every((result) => result.improved === false));
-}
-
 function targetOf(endpoint: AnyEndpoint): FuzzTarget {
   const parameters = pathParameters(endpoint);
-  const mayChange = endpoint.method !== 'get' && GAME_CREDENTIALS.has(endpoint.credentials);
+  const mayChange = GAME_CREDENTIALS.has(endpoint.credentials);
   const check = harmless(endpoint);
   return {
     endpoint,
@@ -179,7 +174,7 @@ function targetOf(endpoint: AnyEndpoint): FuzzTarget {
     ...(endpoint.body ? { body: (w: FuzzWorld) => bodyArbitrary(endpoint, w)! } : {}),
     credentials: HEADERS[endpoint.credentials],
     ...(check ? { harmless: check } : {}),
-    changes: (res) => mayChange && res.status < 300 && !improvedNothing(res.body),
+    changes: (res) => mayChange && mayHaveChanged(endpoint, res),
     htmlErrors: endpoint.htmlErrors !== undefined,
     nulBodies: nulBodies(endpoint),
   };

@@ -1,6 +1,17 @@
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, signup, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
-import { createClan, createThirdPartyKey, serverReport } from './world.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  joinClan,
+  secretKey,
+  serverReport,
+  signup,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 /**
  * A game to fuzz, built so that even a valid score report changes nothing: on every leaderboard
@@ -31,7 +42,6 @@ export interface FuzzWorld {
 
 export async function buildFuzzWorld(): Promise<FuzzWorld> {
   const game = await createGame();
-  const secret = { 'Secret-Key': game.secretKey };
   const [board, open, lowest, clanBoard, clan] = await Promise.all([
     createLeaderboard(game, { min_score: 0, max_score: 100 }),
     createLeaderboard(game),
@@ -44,10 +54,10 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   const steamId = uniqueId('steam');
   await api()
     .patch(`/api/v1/server/players/${player.playerId}`)
-    .set(secret)
+    .set(secretKey(game))
     .send({ clan_id: clan, aliases: { steam: steamId } })
     .expect(200);
-  await api().patch(`/api/v1/server/players/${rival.playerId}`).set(secret).send({ clan_id: clan }).expect(200);
+  await joinClan(game, clan, [rival]);
   await serverReport(game, player.playerId, [100, Number.MAX_VALUE, -Number.MAX_VALUE, 100], [board, open, lowest, clanBoard]);
   await serverReport(game, rival.playerId, [40, 40, 40, 40], [board, open, lowest, clanBoard]);
   const { apiKey, keyId } = await createThirdPartyKey(game);

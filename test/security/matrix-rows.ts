@@ -40,8 +40,10 @@ export interface MatrixRow {
   changes: boolean;
   path(w: MatrixWorld): string;
   body?(w: MatrixWorld): object;
-  /** The resources of the game under test the request names (by parameter or field name). */
+  /** The resources of the game under test the request names (by parameter or field name), path first. */
   names: string[];
+  /** The path's parameters and the body's fields, by name, as the request sends them. */
+  sent(w: MatrixWorld): Record<string, unknown>;
   /** The record read's player: the token's own, or another of the game. */
   player: 'own' | 'other';
 }
@@ -96,6 +98,10 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
       ? { body: (w: MatrixWorld) => Object.fromEntries(sent.map(([name, field]) => [name, fieldValue(name, field, w)])) }
       : {}),
     names: [...parameters, ...sent.map(([name]) => name)].filter((name) => name in NOT_FOUND_CODES),
+    sent: (w) => ({
+      ...Object.fromEntries(parameters.map((name) => [name, worldValue(name, w, player)])),
+      ...Object.fromEntries(sent.map(([name, field]) => [name, fieldValue(name, field, w)])),
+    }),
     player,
   });
   // A player's record is read by the game server or that player only: one row of each kind of player.
@@ -110,7 +116,7 @@ export const MATRIX_ROWS: MatrixRow[] = ENDPOINTS.flatMap(rowsOf);
 /**
  * What an endpoint answers to a credential it lets through, from its descriptor: the game under
  * test's own credential gets the endpoint's success (200 from one that also creates: the world has
- * what it names); another game's gets a 404 for whatever of this game the request names, or (naming
+ * what it names); another game's gets a 404 for the first thing of this game the request names, or (naming
  * nothing) its own success, or 201 from one that creates what the path names.
  */
 export function acceptedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
@@ -123,6 +129,7 @@ export function acceptedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
   if (first === undefined) throw new Error(`${rowName(row)} documents no success`);
   if (owner === 'this') return { status: upserts(row.endpoint) ? 200 : first };
   if (upserts(row.endpoint)) return { status: pathParameters(row.endpoint).length > 0 ? 201 : 200 };
-  if (row.names.length > 0) return { status: 404, codes: [...new Set(row.names.map((name) => NOT_FOUND_CODES[name]!))] };
+  // The first resource named decides, unless the endpoint declares the codes itself.
+  if (row.names.length > 0) return { status: 404, codes: row.endpoint.notFound ?? [NOT_FOUND_CODES[row.names[0]!]!] };
   return { status: first };
 }

@@ -1,62 +1,64 @@
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, signup, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  secretKey,
+  serverReport,
+  signup,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 /**
  * A game with one of everything the API can name: a clan leaderboard with scores, a clan, two
- * players (one signed up with a known device), a live and a revoked third-party key.
+ * players (one signed up with a known device), a live and a revoked third-party key. Every name it
+ * stores carries `mark` and its scores are its own, so an answer holding another game's data shows.
  */
 export interface GameWorld {
   game: TestGame;
+  /** In the name of the game, its leaderboard, clan, players and keys. */
+  mark: string;
   board: string;
   clan: string;
   device: string;
-  /** Signed up with `device`, member of `clan`, scored 50 on `board`. */
+  /** Signed up with `device`, member of `clan`, scored `scores[0]` on `board`. */
   player: TestPlayer;
-  /** Another player of the game, scored 70. */
+  /** Another player of the game, scored `scores[1]` (the higher: first). */
   other: TestPlayer;
+  scores: [number, number];
   apiKey: string;
   keyId: string;
   revokedKey: string;
+  revokedKeyId: string;
 }
 
-const secret = (game: TestGame) => ({ 'Secret-Key': game.secretKey });
-
-export async function createThirdPartyKey(game: TestGame, name = 'integration'): Promise<{ apiKey: string; keyId: string }> {
-  const res = await api().post('/api/v1/server/third_party_keys').set(secret(game)).send({ name }).expect(201);
-  return { apiKey: res.body.api_key, keyId: res.body.key_id };
-}
-
-export async function createClan(game: TestGame, id = uniqueId('clan')): Promise<string> {
-  await api()
-    .put(`/api/v1/server/clans/${id}`)
-    .set(secret(game))
-    .send({ name: `Clan ${id}` })
-    .expect(201);
-  return id;
-}
-
-export async function serverReport(game: TestGame, playerId: string, scores: number[], leaderboardIds: string[]): Promise<void> {
-  await api()
-    .post('/api/v1/server/report_scores')
-    .set(secret(game))
-    .send({ player_id: playerId, scores, leaderboard_ids: leaderboardIds })
-    .expect(200);
-}
-
-/** Two worlds built with the same `device` hold the same device id in two games. */
-export async function buildGameWorld(device = uniqueId('device')): Promise<GameWorld> {
-  const game = await createGame();
-  const board = await createLeaderboard(game, { type: 'clan' });
-  const clan = await createClan(game);
+/** Two worlds built with the same `device` hold the same device id in two games; give each its own scores. */
+export async function buildGameWorld(device: string, scores: [number, number]): Promise<GameWorld> {
+  const mark = uniqueId('world');
+  const game = await createGame(`${mark} game`);
+  const board = await createLeaderboard(game, { type: 'clan', name: `${mark} board` });
+  const clan = await createClan(game, uniqueId('clan'), `${mark} clan`);
   const player = await signup(game, device);
   const other = await signup(game);
-  await api().patch(`/api/v1/server/players/${player.playerId}`).set(secret(game)).send({ clan_id: clan }).expect(200);
-  await serverReport(game, player.playerId, [50], [board]);
-  await serverReport(game, other.playerId, [70], [board]);
-  const { apiKey, keyId } = await createThirdPartyKey(game);
-  const revoked = await createThirdPartyKey(game, 'revoked');
-  await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secret(game)).expect(204);
-  return { game, board, clan, device, player, other, apiKey, keyId, revokedKey: revoked.apiKey };
+  await api()
+    .patch(`/api/v1/server/players/${player.playerId}`)
+    .set(secretKey(game))
+    .send({ clan_id: clan, display_name: `${mark} one` })
+    .expect(200);
+  await api()
+    .patch(`/api/v1/server/players/${other.playerId}`)
+    .set(secretKey(game))
+    .send({ display_name: `${mark} two` })
+    .expect(200);
+  await serverReport(game, player.playerId, [scores[0]], [board]);
+  await serverReport(game, other.playerId, [scores[1]], [board]);
+  const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
+  const revoked = await createThirdPartyKey(game, `${mark} revoked`);
+  await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
+  return { game, mark, board, clan, device, player, other, scores, apiKey, keyId, revokedKey: revoked.apiKey, revokedKeyId: revoked.keyId };
 }
 
 /** A token that looks right (it names a real player of the game) but was not signed by the service. */

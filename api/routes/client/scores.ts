@@ -19,6 +19,7 @@ export const clientScoreEndpoints = [
     body: object({ score }),
     responses: { 200: { schema: ReportResult } },
     errors: [403, 404],
+    changed: (reply) => reply.body.improved,
     async handler({ caller, params, body, app }) {
       const result = await app.engine.scores.reportFromClient(caller.game.id, caller.playerId, params.leaderboard_id, body.score);
       return { status: 200, body: reportView(caller.playerId, result) };
@@ -40,6 +41,8 @@ export const clientScoreEndpoints = [
     }),
     responses: { 200: { schema: PlayerRecord } },
     errors: [400, 403, 404],
+    // The leaderboard and the player are looked up together: whichever is missing first answers.
+    notFound: ['leaderboard_not_found', 'player_not_found'],
     async handler({ caller, params, app }) {
       if (caller.playerId !== null && caller.playerId !== params.player_id) {
         throw new ForbiddenError("A player token may read only its own player's record; use the Secret-Key for others.");

@@ -27,6 +27,7 @@ export const serverScoreEndpoints = [
     body: batchBody,
     responses: { 200: { schema: BatchResult } },
     errors: [404],
+    changed: (reply) => reply.body.results.some((result) => result.improved),
     async handler({ caller, body: { player_id, scores, leaderboard_ids }, app }) {
       const pairs = leaderboard_ids.map((id, i): [string, number] => [id, scores[i] ?? Number.NaN]);
       const results = await app.engine.scores.reportFromServer(caller.game.id, player_id, pairs);

@@ -34,6 +34,7 @@ export const signupEndpoints = [
       200: { schema: Token, description: 'Also 200' },
     },
     errors: [],
+    changed: (reply) => reply.status === 201,
     async handler({ caller, body, app }) {
       const { player, token, created } = await app.engine.players.signup(caller.game.id, body.device_id ?? null);
       return { status: created ? 201 : 200, body: { token, player_id: player.id } };

@@ -61,6 +61,8 @@ export const thirdPartyEndpoints = [
     }),
     responses: { 200: { schema: PlayerOrClanRecord, description: 'The player record (a ClanRecord with clan=true)' } },
     errors: [400, 404],
+    // The leaderboard and the player are looked up together: whichever is missing first answers.
+    notFound: ['leaderboard_not_found', 'player_not_found'],
     async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, clan }, app }) {
       const { engine } = app;
       const gameId = caller.game.id;
