@@ -45,10 +45,6 @@ declare global {
       requestId: string;
       /** Who the request comes from (see Callers); set by the endpoint's authenticator. */
       caller: Callers[keyof Callers];
-      /** For the per-player limit: set when the caller is a game client. */
-      playerId?: string;
-      /** For the per-key limit: set when the caller used a third-party key. */
-      apiKeyId?: string;
     }
   }
 }
@@ -86,9 +82,7 @@ export function authenticators(
       next();
     },
     gameClient: async (req, res, next) => {
-      const caller = await gameClient(req);
-      res.locals.caller = caller;
-      res.locals.playerId = caller.playerId;
+      res.locals.caller = await gameClient(req);
       next();
     },
     secretKey: async (req, res, next) => {
@@ -99,16 +93,13 @@ export function authenticators(
       if (header(req, 'secret-key') !== undefined) {
         res.locals.caller = { ...(await secretKey(req)), playerId: null };
       } else {
-        const caller = await gameClient(req);
-        res.locals.caller = caller;
-        res.locals.playerId = caller.playerId;
+        res.locals.caller = await gameClient(req);
       }
       next();
     },
     thirdParty: async (req, res, next) => {
       const { game, keyId } = await credentials.thirdParty(header(req, 'api-key'));
       res.locals.caller = { game, keyId };
-      res.locals.apiKeyId = keyId;
       next();
     },
     admin: (req, res, next) => {

@@ -11,13 +11,20 @@ export function rateLimits(limits: EngineRateLimits, config: Readonly<Config>) {
   const { signupsPerIpPerMinute, reportsPerPlayerPerSecond, thirdPartyPerKeyPerSecond, webPerIpPerMinute } = config.rateLimits;
   return {
     signups: limit(limits, 'signup', signupsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
-    reports: limit(limits, 'report', reportsPerPlayerPerSecond, 1, (_req, res) => res.locals.playerId!),
-    thirdParty: limit(limits, 'third-party', thirdPartyPerKeyPerSecond, 1, (_req, res) => res.locals.apiKeyId!),
+    reports: limit(limits, 'report', reportsPerPlayerPerSecond, 1, (_req, res) => callerId(res, 'playerId')),
+    thirdParty: limit(limits, 'third-party', thirdPartyPerKeyPerSecond, 1, (_req, res) => callerId(res, 'keyId')),
     web: limit(limits, 'web', webPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
   };
 }
 
 export type RateLimits = ReturnType<typeof rateLimits>;
+
+/** The id a per-caller limit counts by, from the caller the endpoint's authenticator left. */
+function callerId(res: Response, field: 'playerId' | 'keyId'): string {
+  const id = (res.locals.caller as Partial<Record<typeof field, unknown>>)[field];
+  if (typeof id !== 'string') throw new Error(`a per-caller limit must follow the authenticator that proves ${field}`);
+  return id;
+}
 
 function limit(
   limits: EngineRateLimits,

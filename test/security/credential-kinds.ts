@@ -54,6 +54,16 @@ const noKey = {
   metrics: 'missing_token',
 } as const;
 
+/** A publishable key without a player token, of either game. */
+const publishableAlone = {
+  ...noKey,
+  publishableKey: OK,
+  gameClient: 'missing_token',
+  serverOrClient: 'missing_token',
+  admin: 'missing_admin_token',
+  pageToken: 'missing_token',
+} as const;
+
 const pk = (w: GameWorld) => ({ 'Publishable-Key': w.game.publishableKey });
 const token = (w: GameWorld) => ({ 'Anonymous-Authorization': `Bearer ${w.player.token}` });
 
@@ -113,14 +123,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: "the other game's publishable key",
     owner: 'other',
     headers: (_a, b) => pk(b),
-    verdicts: {
-      ...noKey,
-      publishableKey: OK,
-      gameClient: 'missing_token',
-      serverOrClient: 'missing_token',
-      admin: 'missing_admin_token',
-      pageToken: 'missing_token',
-    },
+    verdicts: publishableAlone,
   },
   {
     key: 'otherClient',
@@ -178,14 +181,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: "this game's publishable key alone",
     owner: 'this',
     headers: (a) => pk(a),
-    verdicts: {
-      ...noKey,
-      publishableKey: OK,
-      gameClient: 'missing_token',
-      serverOrClient: 'missing_token',
-      admin: 'missing_admin_token',
-      pageToken: 'missing_token',
-    },
+    verdicts: publishableAlone,
   },
   {
     key: 'client',

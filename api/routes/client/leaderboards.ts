@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { aroundView, pageView } from '../../views.js';
+import { aroundView } from '../../views.js';
+import { leaderboardPage } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
 import { AroundMe, LeaderboardPage } from '../responses.js';
 import { leaderboardParams, object, pageQuery } from '../schemas.js';
@@ -26,10 +27,7 @@ export const clientLeaderboardEndpoints = [
     query: pageQuery,
     responses: { 200: { schema: LeaderboardPage } },
     errors: [400, 404],
-    async handler({ caller, params, query: { limit, offset, clan }, app }) {
-      const page = await app.engine.reader.page(caller.game.id, params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
-      return { status: 200, body: pageView(app.engine.config.baseUrl, page, limit, offset) };
-    },
+    handler: ({ caller, params, query, app }) => leaderboardPage(app, caller.game.id, params.leaderboard_id, query),
   }),
 
   endpoint({

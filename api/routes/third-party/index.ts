@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../../engine/errors.js';
-import { clanMembersView, clanRecordView, pageView, playerRecordView } from '../../views.js';
+import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
+import { leaderboardPage } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
 import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord } from '../responses.js';
 import {
@@ -35,10 +36,7 @@ export const thirdPartyEndpoints = [
     query: pageQuery,
     responses: { 200: { schema: LeaderboardPage } },
     errors: [400, 404],
-    async handler({ caller, params, query: { limit, offset, clan }, app }) {
-      const page = await app.engine.reader.page(caller.game.id, params.leaderboard_id, clan ? 'clans' : 'players', offset, limit);
-      return { status: 200, body: pageView(app.engine.config.baseUrl, page, limit, offset) };
-    },
+    handler: ({ caller, params, query, app }) => leaderboardPage(app, caller.game.id, params.leaderboard_id, query),
   }),
 
   endpoint({
