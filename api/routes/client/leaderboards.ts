@@ -19,7 +19,7 @@ export const clientLeaderboardEndpoints = [
   endpoint({
     method: 'get',
     path: '/api/v1/client/leaderboards/:leaderboard_id',
-    operationId: 'getClientLeaderboardPage',
+    operationId: 'getLeaderboard',
     tag: 'Game client',
     summary: 'Read a page of a leaderboard (same body as the third-party endpoint)',
     credentials: 'gameClient',

@@ -8,7 +8,7 @@ export const clientPlayerEndpoints = [
   endpoint({
     method: 'patch',
     path: '/api/v1/client/players/me',
-    operationId: 'renameMe',
+    operationId: 'updateMyPlayer',
     tag: 'Game client',
     summary: 'Set the player’s display name',
     credentials: 'gameClient',

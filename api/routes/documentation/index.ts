@@ -6,7 +6,7 @@ export const documentationEndpoints = [
   endpoint({
     method: 'get',
     path: '/openapi.json',
-    operationId: 'openApiDocument',
+    operationId: 'getOpenApiDocument',
     tag: 'Operations',
     summary: 'This document',
     credentials: 'none',
@@ -18,7 +18,7 @@ export const documentationEndpoints = [
   endpoint({
     method: 'get',
     path: '/docs',
-    operationId: 'apiReference',
+    operationId: 'getApiReference',
     tag: 'Operations',
     summary: 'A readable API reference',
     credentials: 'none',

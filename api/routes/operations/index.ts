@@ -11,7 +11,7 @@ export const operationEndpoints = [
   endpoint({
     method: 'get',
     path: '/healthz',
-    operationId: 'health',
+    operationId: 'getHealth',
     tag: 'Operations',
     summary: 'The process is alive',
     credentials: 'none',
@@ -23,7 +23,7 @@ export const operationEndpoints = [
   endpoint({
     method: 'get',
     path: '/readyz',
-    operationId: 'readiness',
+    operationId: 'getReadiness',
     tag: 'Operations',
     summary: 'Redis and PostgreSQL answer (200), else 503; with the persistence backlog',
     credentials: 'none',
@@ -44,7 +44,7 @@ export const operationEndpoints = [
   endpoint({
     method: 'get',
     path: '/metrics',
-    operationId: 'metrics',
+    operationId: 'getMetrics',
     tag: 'Operations',
     summary: 'Prometheus metrics of this API process',
     description: 'Served only when METRICS_TOKEN is set (otherwise 404 not_found), to "Authorization: Bearer <METRICS_TOKEN>".',

@@ -10,7 +10,7 @@ export const serverClanEndpoints = [
   endpoint({
     method: 'put',
     path: '/api/v1/server/clans/:clan_id',
-    operationId: 'putClan',
+    operationId: 'upsertClan',
     tag: 'Game server',
     summary: 'Create or rename a clan',
     credentials: 'secretKey',

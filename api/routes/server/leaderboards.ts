@@ -19,7 +19,7 @@ export const serverLeaderboardEndpoints = [
   endpoint({
     method: 'put',
     path: '/api/v1/server/leaderboards/:leaderboard_id',
-    operationId: 'putLeaderboard',
+    operationId: 'upsertLeaderboard',
     tag: 'Game server',
     summary: 'Create or update a leaderboard',
     description:

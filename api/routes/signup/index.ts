@@ -10,7 +10,7 @@ export const signupEndpoints = [
   endpoint({
     method: 'post',
     path: '/api/v1/signup/anonymous',
-    operationId: 'signUpAnonymously',
+    operationId: 'signUpAnonymous',
     tag: 'Game client',
     summary: 'Get an anonymous player token for a device',
     description:

@@ -25,7 +25,7 @@ export const thirdPartyEndpoints = [
   endpoint({
     method: 'get',
     path: '/api/v1/third_party/leaderboards/:leaderboard_id',
-    operationId: 'getLeaderboardPage',
+    operationId: 'getThirdPartyLeaderboard',
     tag: 'Third party',
     summary: 'A page of a leaderboard: players, or clans with clan=true',
     description:
@@ -96,7 +96,7 @@ export const thirdPartyEndpoints = [
   endpoint({
     method: 'get',
     path: '/api/v1/third_party/leaderboards/:leaderboard_id/clans/:clan_id/members',
-    operationId: 'getClanMembers',
+    operationId: 'listClanMembers',
     tag: 'Third party',
     summary: "A clan's members, best first; members without a score last",
     credentials: 'thirdParty',

@@ -12,7 +12,7 @@ import { readRows } from './rows.js';
 export const entriesEndpoint = endpoint({
   method: 'get',
   path: '/leaderboards/:leaderboard_id/entries',
-  operationId: 'getPageEntries',
+  operationId: 'getWebPageEntries',
   tag: 'Web page',
   summary: "The page's further entries, as JSON",
   description:

@@ -23,7 +23,7 @@ const trueOrFalse = { type: 'string', enum: ['true', 'false', '1', '0'] };
 export const pageEndpoint = endpoint({
   method: 'get',
   path: '/leaderboards/:leaderboard_id',
-  operationId: 'showLeaderboardPage',
+  operationId: 'getWebPage',
   tag: 'Web page',
   summary: 'The leaderboard page for a webview (served from APP_URL)',
   description:
