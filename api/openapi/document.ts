@@ -5,7 +5,6 @@ import type { AnyEndpoint, ErrorStatus, Success } from '../routes/endpoint.js';
 import { bodyOf, openApiPath } from '../routes/endpoint.js';
 import { ENDPOINTS } from '../routes/index.js';
 import { ErrorBody } from '../routes/responses.js';
-import { renderReference } from './reference-page.js';
 
 /**
  * The OpenAPI 3.1 document of every endpoint, served at /openapi.json and rendered at /docs, built
@@ -136,7 +135,7 @@ function operation(endpoint: AnyEndpoint) {
   };
 }
 
-function build() {
+function build(servedAt: ServedAt) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of ENDPOINTS) {
     (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method] = operation(endpoint);
@@ -155,6 +154,7 @@ function build() {
         "Every response to a request that carries a key or token (in a header, or the page's ?token=), errors included, " +
         'has Cache-Control: no-store and Vary on the credential headers.',
     },
+    servers: [{ url: servedAt.baseUrl }],
     components: {
       securitySchemes: {
         PublishableKey: { type: 'apiKey', in: 'header', name: 'Publishable-Key', description: "The game's public pk_ key" },
@@ -175,14 +175,20 @@ function build() {
   };
 }
 
-let document: ReturnType<typeof build> | undefined;
-let reference: string | undefined;
-
-/** Built on first use (the endpoints' modules serve it, so it cannot be built while they load). */
-export function openApiDocument(): ReturnType<typeof build> {
-  return (document ??= build());
+/** Where the document says the service is: BASE_URL for the API, APP_URL for the web page's operations. */
+export interface ServedAt {
+  baseUrl: string;
+  appUrl: string;
 }
+/** What the document says without a running service's settings (the tests, the defaults of section 7). */
+const DEFAULT_SERVED_AT: ServedAt = { baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:3000' };
 
-export function referencePage(): string {
-  return (reference ??= renderReference(openApiDocument()));
+const documents = new Map<string, ReturnType<typeof build>>();
+
+/** Built on first use (the endpoints' modules serve it, so it cannot be built while they load), once per address. */
+export function openApiDocument(servedAt: ServedAt = DEFAULT_SERVED_AT): ReturnType<typeof build> {
+  const key = `${servedAt.baseUrl} ${servedAt.appUrl}`;
+  let document = documents.get(key);
+  if (!document) documents.set(key, (document = build(servedAt)));
+  return document;
 }

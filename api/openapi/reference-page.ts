@@ -69,3 +69,12 @@ function schemaLink(content?: Record<string, { schema: unknown }>): string {
   const name = ref?.split('/').pop();
   return name ? ` — <a href="#schema-${name}">${name}</a>` : '';
 }
+
+const pages = new WeakMap<object, string>();
+
+/** The reference of a document, rendered once. */
+export function referencePage(document: object): string {
+  let page = pages.get(document);
+  if (page === undefined) pages.set(document, (page = renderReference(document)));
+  return page;
+}

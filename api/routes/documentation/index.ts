@@ -1,4 +1,5 @@
-import { openApiDocument, referencePage } from '../../openapi/document.js';
+import { openApiDocument } from '../../openapi/document.js';
+import { referencePage } from '../../openapi/reference-page.js';
 import { endpoint } from '../endpoint.js';
 
 /** The OpenAPI document and a readable reference rendered from it, with no outside assets. */
@@ -12,7 +13,7 @@ export const documentationEndpoints = [
     credentials: 'none',
     responses: { 200: { content: 'application/json', description: 'Success' } },
     errors: [],
-    handler: () => ({ status: 200, body: openApiDocument() }),
+    handler: ({ app }) => ({ status: 200, body: openApiDocument(app.engine.config) }),
   }),
 
   endpoint({
@@ -24,9 +25,9 @@ export const documentationEndpoints = [
     credentials: 'none',
     responses: { 200: { content: 'text/html', description: 'Success' } },
     errors: [],
-    handler({ res }) {
+    handler({ app, res }) {
       res.type('html');
-      return { status: 200, body: referencePage() };
+      return { status: 200, body: referencePage(openApiDocument(app.engine.config)) };
     },
   }),
 ];
