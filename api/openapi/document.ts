@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import type { CredentialKind } from '../middleware/auth.js';
-import type { AnyEndpoint, ErrorStatus, Success } from '../routes/endpoint.js';
+import type { AnyEndpoint, ErrorStatus, Success, Tag } from '../routes/endpoint.js';
 import { bodyOf, openApiPath } from '../routes/endpoint.js';
 import { ENDPOINTS } from '../routes/index.js';
 import { ErrorBody } from '../routes/responses.js';
@@ -43,6 +43,20 @@ const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
   503: 'unavailable: Redis or PostgreSQL unreachable; see Retry-After',
 };
 
+/** One tag per audience, in the order a reader meets them. */
+const TAGS: Record<Tag, string> = {
+  'Game client':
+    "Called by the game on the player's device: sign up for an anonymous token, then report scores and read leaderboards with the Publishable-Key and Anonymous-Authorization headers.",
+  'Game server':
+    "Called by the game's own server with its Secret-Key: scores for several leaderboards at once, and the management of leaderboards, clans, players and third-party keys.",
+  'Third party':
+    'Read-only access for bots and other outside integrations, with a revocable third-party key (Api-Key): leaderboards, player records by id or alias, clan records and clan members.',
+  'Web page':
+    "The leaderboard page a game opens in a webview (with the player's token), the data and files it loads, and the player avatars. No key: anyone with the link sees the page.",
+  Admin: 'For whoever runs the service, with the admin token: create games and rotate their secret keys.',
+  Operations: 'Health and readiness probes, Prometheus metrics, and this document with its interactive reference.',
+};
+
 /** Where joi-to-json puts the schemas named with .id(): they become the document's components. */
 const components: Record<string, JsonSchema> = {};
 
@@ -72,6 +86,29 @@ function jsonSchema(schema: Joi.Schema): JsonSchema {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * A whole body's example, put together from the examples its fields' joi schemas carry (the first
+ * of each; the first alternative of a choice), so it cannot drift from them. A field without one is
+ * left out, which the document's lint (every example must match its schema) then reports.
+ */
+function exampleOf(schema: JsonSchema): unknown {
+  if (typeof schema.$ref === 'string') return exampleOf(components[schema.$ref.split('/').pop()!]!);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const choices = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (choices) return exampleOf(choices[0]!);
+  if (schema.properties) {
+    const fields = Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, field]) => [name, exampleOf(field)]);
+    return Object.fromEntries(fields.filter(([, value]) => value !== undefined));
+  }
+  if (schema.items) {
+    const item = exampleOf(schema.items as JsonSchema);
+    return item === undefined ? [] : [item];
+  }
+  return undefined;
+}
+
 function parameters(schema: Joi.Schema | undefined, where: 'path' | 'query') {
   if (!schema) return [];
   const { properties = {}, required = [] } = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -84,15 +121,28 @@ function parameters(schema: Joi.Schema | undefined, where: 'path' | 'query') {
   }));
 }
 
+/** How a body that is not described by a joi schema is written. */
+const BODY_SCHEMA: Record<Extract<Success, { content: string }>['content'], JsonSchema> = {
+  'application/json': { type: 'object' },
+  'text/html': { type: 'string' },
+  'text/plain': { type: 'string' },
+  'text/css': { type: 'string' },
+  'image/png': { type: 'string', format: 'binary' },
+};
+
 function success(status: number, answer: Success) {
   if ('schema' in answer) {
-    return { description: answer.description ?? 'Success', content: { 'application/json': { schema: jsonSchema(answer.schema) } } };
+    const schema = jsonSchema(answer.schema);
+    return { description: answer.description ?? 'Success', content: { 'application/json': { schema, example: exampleOf(schema) } } };
   }
-  if ('content' in answer) return { description: answer.description, content: { [answer.content]: { schema: { type: 'string' } } } };
+  if ('content' in answer) {
+    const { content, description, example } = answer;
+    return { description, content: { [content]: { schema: BODY_SCHEMA[content], ...(example !== undefined && { example }) } } };
+  }
   return { description: answer.description ?? (status === 204 ? 'Done' : 'Success') };
 }
 
-function operation(endpoint: AnyEndpoint) {
+function operation(endpoint: AnyEndpoint, servedAt: ServedAt) {
   const security = SECURITY[endpoint.credentials];
   const body = bodyOf(endpoint);
   const responses: Record<string, unknown> = {};
@@ -119,15 +169,17 @@ function operation(endpoint: AnyEndpoint) {
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    ...(endpoint.description ? { description: endpoint.description } : {}),
+    description: endpoint.description,
     tags: [endpoint.tag],
-    ...(security.length > 0 ? { security: security.map((set) => Object.fromEntries(set.map((name) => [name, []]))) } : {}),
+    // A public operation says so ([]): no security at all would read as "not described".
+    security: security.map((set) => Object.fromEntries(set.map((name) => [name, []]))),
+    ...(endpoint.servedFromAppUrl && { servers: [{ url: servedAt.appUrl, description: 'APP_URL, where browsers load the web page' }] }),
     parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
     ...(requestBody
       ? {
           requestBody: {
             required: ((requestBody.required as string[] | undefined) ?? []).length > 0,
-            content: { 'application/json': { schema: requestBody } },
+            content: { 'application/json': { schema: requestBody, example: exampleOf(requestBody) } },
           },
         }
       : {}),
@@ -138,7 +190,7 @@ function operation(endpoint: AnyEndpoint) {
 function build(servedAt: ServedAt) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of ENDPOINTS) {
-    (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method] = operation(endpoint);
+    (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method] = operation(endpoint, servedAt);
   }
   jsonSchema(ErrorBody);
   const { Error: error, ...named } = components;
@@ -147,6 +199,8 @@ function build(servedAt: ServedAt) {
     info: {
       title: 'Leaderboard service',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'The operators of this leaderboard service', url: `${servedAt.baseUrl}/docs` },
       description:
         'Leaderboards for games: anonymous player tokens, client and server score reports, instant competition ranks ' +
         '(ties share a rank: 1, 2, 2, 4), clans, a webview page, avatars and read-only third-party access. ' +
@@ -154,7 +208,8 @@ function build(servedAt: ServedAt) {
         "Every response to a request that carries a key or token (in a header, or the page's ?token=), errors included, " +
         'has Cache-Control: no-store and Vary on the credential headers.',
     },
-    servers: [{ url: servedAt.baseUrl }],
+    servers: [{ url: servedAt.baseUrl, description: 'BASE_URL' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         PublishableKey: { type: 'apiKey', in: 'header', name: 'Publishable-Key', description: "The game's public pk_ key" },

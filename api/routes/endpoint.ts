@@ -22,7 +22,12 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
 /** A success answer: a JSON body (its schema), another media type, or no body. */
 export type Success =
   | { schema: Joi.AnySchema; description?: string }
-  | { content: 'text/html' | 'text/plain' | 'text/css' | 'image/png' | 'application/json'; description: string }
+  | {
+      content: 'text/html' | 'text/plain' | 'text/css' | 'image/png' | 'application/json';
+      description: string;
+      /** What the document shows as an example body (none for images). */
+      example?: unknown;
+    }
   | { description: string };
 export type Successes = Partial<Record<200 | 201 | 204 | 304 | 503, Success>>;
 
@@ -76,8 +81,10 @@ export interface Endpoint<
   operationId: string;
   tag: Tag;
   summary: string;
-  description?: string;
+  description: string;
   credentials: K;
+  /** Served to browsers at APP_URL (the web page and what it loads) rather than at BASE_URL. */
+  servedFromAppUrl?: true;
   /** A limit from api/middleware/rate-limit.ts. */
   rateLimit?: keyof RateLimits;
   params?: Part<P>;

@@ -10,143 +10,176 @@ const str = () => Joi.string();
 const int = () => Joi.number().integer();
 const num = () => Joi.number();
 const bool = () => Joi.boolean();
-const time = () => Joi.string().isoDate();
-const uri = () => Joi.string().uri();
+const time = () => Joi.string().isoDate().example('2026-11-24T08:00:00.000Z');
 const boardType = () => oneOf('individual', 'clan');
 const sortOrder = () => oneOf('desc', 'asc');
 const view = () => oneOf('players', 'clans');
 
+// Each field's example, written once: the document's examples of whole bodies are put together from them.
+const leaderboardId = () => str().example('weekly_race');
+const playerId = () => str().example('VrjGW7VgCyKW');
+const clanId = () => str().example('red_foxes');
+const gameId = () => str().example('g_Qm9sdF9zcGFj');
+const keyId = () => str().example('key_3hXo0T1c2qZr');
+const publishableKey = () => str().example('pk_195qInmQ6yfhmkfBnxZ9ssGHBMf1IBdH');
+const score = () => num().example(1250);
+const rank = () => int().min(1).example(1);
+const total = () => int().min(0).example(240);
+const memberCount = () => int().min(0).example(12);
+const avatarUrl = () => Joi.string().uri().example('http://localhost:3000/api/v1/users/VrjGW7VgCyKW/avatar.png');
 export const ErrorBody = object({
   error: object({
-    code: str(),
-    message: str(),
-    details: optional(arrayOf(object({ field: str(), message: str() }))),
+    code: str().example('validation_failed'),
+    message: str().example('The request is not valid.'),
+    details: optional(arrayOf(object({ field: str().example('score'), message: str().example('must be a finite number') }))),
   }),
 }).id('Error');
 
 export const Token = object({
-  token: str().description('Standard base64 of JSON {user_id, game_id, iat, sig}'),
-  player_id: str(),
+  token: str()
+    .description('Standard base64 of JSON {user_id, game_id, iat, sig}')
+    .example(
+      'eyJ1c2VyX2lkIjoiVnJqR1c3VmdDeUtXIiwiZ2FtZV9pZCI6ImdfUW05c2RGOXpjR0ZqIiwiaWF0IjoxNzk1NTEwODAwLCJzaWciOiJYYjFIMHAyY0UzbnE4cktaeVliN2RRVzFoTTVicTBmNHVLOXNMeDJhSnRFIn0=',
+    ),
+  player_id: playerId(),
 }).id('Token');
 
 export const ReportResult = object({
-  leaderboard_id: str(),
-  player_id: str(),
-  submitted_score: num(),
-  best_score: num(),
-  improved: bool(),
-  rank: int().min(1),
-  total: int(),
+  leaderboard_id: leaderboardId(),
+  player_id: playerId(),
+  submitted_score: score(),
+  best_score: score(),
+  improved: bool().example(true),
+  rank: rank(),
+  total: total(),
 }).id('ReportResult');
 
 export const BatchResult = object({
-  player_id: str(),
-  results: arrayOf(object({ leaderboard_id: str(), submitted_score: num(), best_score: num(), improved: bool(), rank: int() })),
+  player_id: playerId(),
+  results: arrayOf(
+    object({
+      leaderboard_id: leaderboardId(),
+      submitted_score: score(),
+      best_score: score(),
+      improved: bool().example(true),
+      rank: rank(),
+    }),
+  ),
 }).id('BatchResult');
 
-const playerFields = () => ({ player_id: str(), display_name: str(), avatar_url: uri(), clan_id: nullable(str()) });
-const clanFields = () => ({ clan_id: str(), name: str(), member_count: int() });
+const displayName = () => str().example('Ada');
+const playerFields = () => ({ player_id: playerId(), display_name: displayName(), avatar_url: avatarUrl(), clan_id: nullable(clanId()) });
+const clanFields = () => ({ clan_id: clanId(), name: str().example('Red Foxes'), member_count: memberCount() });
 
-export const PlayerRecord = object({ leaderboard_id: str(), ...playerFields(), score: num(), rank: int(), total: int() }).id(
+export const PlayerRecord = object({ leaderboard_id: leaderboardId(), ...playerFields(), score: score(), rank: rank(), total: total() }).id(
   'PlayerRecord',
 );
 
 export const ClanRecord = object({
-  leaderboard_id: str(),
+  leaderboard_id: leaderboardId(),
   ...clanFields(),
-  score: num().description("Sum of the members' best scores (0 while none has a score)"),
-  rank: nullable(int()).description('null while no member has a score'),
-  total: int(),
+  score: score().description("Sum of the members' best scores (0 while none has a score)"),
+  rank: nullable(rank()).description('null while no member has a score'),
+  total: total(),
 }).id('ClanRecord');
 
 export const PlayerOrClanRecord = Joi.alternatives<Value<typeof PlayerRecord> | Value<typeof ClanRecord>>()
   .try(PlayerRecord, ClanRecord)
   .id('PlayerOrClanRecord');
 
-export const PlayerEntry = object({ ...playerFields(), score: num(), rank: int() }).id('PlayerEntry');
-export const ClanEntry = object({ ...clanFields(), score: num(), rank: int() }).id('ClanEntry');
+export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank() }).id('PlayerEntry');
+export const ClanEntry = object({ ...clanFields(), score: score(), rank: rank() }).id('ClanEntry');
+
+const paging = () => ({ total: total(), limit: int().min(1).example(50), offset: int().min(0).example(0) });
 
 export const LeaderboardPage = object({
-  leaderboard_id: str(),
-  name: str(),
+  leaderboard_id: leaderboardId(),
+  name: str().example('Weekly race'),
   type: boardType(),
   sort_order: sortOrder(),
   view: view(),
-  total: int(),
-  limit: int(),
-  offset: int(),
+  ...paging(),
   entries: arrayOf(Joi.alternatives<Value<typeof PlayerEntry> | Value<typeof ClanEntry>>().try(PlayerEntry, ClanEntry)),
 }).id('LeaderboardPage');
 
-export const WebPlayerEntry = object({ ...playerFields(), score: num(), rank: int(), is_viewer: bool() });
-export const WebClanEntry = object({ ...clanFields(), score: num(), rank: int(), is_viewer: bool() });
+const isViewer = () => bool().example(false);
+export const WebPlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), is_viewer: isViewer() });
+export const WebClanEntry = object({ ...clanFields(), score: score(), rank: rank(), is_viewer: isViewer() });
 
 export const WebEntries = object({
-  leaderboard_id: str(),
+  leaderboard_id: leaderboardId(),
   view: view(),
-  total: int(),
-  limit: int(),
-  offset: int(),
+  ...paging(),
   entries: arrayOf(Joi.alternatives<Value<typeof WebPlayerEntry> | Value<typeof WebClanEntry>>().try(WebPlayerEntry, WebClanEntry)),
 }).id('WebEntries');
 
-export const AroundMe = object({ leaderboard_id: str(), total: int(), entries: arrayOf(PlayerEntry) }).id('AroundMe');
+export const AroundMe = object({ leaderboard_id: leaderboardId(), total: total(), entries: arrayOf(PlayerEntry) }).id('AroundMe');
 
 export const MemberEntry = object({
-  player_id: str(),
-  display_name: str(),
-  avatar_url: uri(),
-  score: nullable(num()),
-  rank: nullable(int()),
-  clan_rank: nullable(int()),
+  player_id: playerId(),
+  display_name: displayName(),
+  avatar_url: avatarUrl(),
+  score: nullable(score()),
+  rank: nullable(rank()),
+  clan_rank: nullable(rank()),
 });
 
 export const ClanMembers = object({
-  leaderboard_id: str(),
-  clan_id: str(),
-  total: int(),
-  limit: int(),
-  offset: int(),
+  leaderboard_id: leaderboardId(),
+  clan_id: clanId(),
+  ...paging(),
   entries: arrayOf(MemberEntry),
 }).id('ClanMembers');
 
 export const Leaderboard = object({
-  leaderboard_id: str(),
-  name: str(),
+  leaderboard_id: leaderboardId(),
+  name: str().example('Weekly race'),
   type: boardType(),
   sort_order: sortOrder(),
-  client_reports: bool(),
-  min_score: nullable(num()),
-  max_score: nullable(num()),
+  client_reports: bool().example(true),
+  min_score: nullable(num()).example(0),
+  max_score: nullable(num()).example(null),
   created_at: time(),
   updated_at: time(),
 }).id('Leaderboard');
 
-/** A page of a management list, oldest first: the count of all, and the paging it answers. */
-const listPage = () => ({ total: int(), limit: int(), offset: int() });
-
-export const LeaderboardList = object({ leaderboards: arrayOf(Leaderboard), ...listPage() }).id('LeaderboardList');
-export const Game = object({ game_id: str(), name: str(), publishable_key: str(), created_at: time() }).id('Game');
-export const GameCreated = object({ game_id: str(), name: str(), publishable_key: str(), secret_key: str() }).id('GameCreated');
-export const GameList = object({ games: arrayOf(Game), ...listPage() }).id('GameList');
-export const SecretKey = object({ secret_key: str() }).id('SecretKey');
-export const Clan = object({ clan_id: str(), name: str(), member_count: int(), created_at: time(), updated_at: time() }).id('Clan');
+export const LeaderboardList = object({ leaderboards: arrayOf(Leaderboard), ...paging() }).id('LeaderboardList');
+const gameName = () => str().example('Space Race');
+export const Game = object({ game_id: gameId(), name: gameName(), publishable_key: publishableKey(), created_at: time() }).id('Game');
+const secretKey = () => str().example('sk_Ji3_nxWuwtP6LaGcfPfYpgCX_IkjPZ0BrNKHwz9mdbM');
+export const GameCreated = object({ game_id: gameId(), name: gameName(), publishable_key: publishableKey(), secret_key: secretKey() }).id(
+  'GameCreated',
+);
+export const GameList = object({ games: arrayOf(Game), ...paging() }).id('GameList');
+export const SecretKey = object({ secret_key: secretKey() }).id('SecretKey');
+export const Clan = object({
+  clan_id: clanId(),
+  name: str().example('Red Foxes'),
+  member_count: memberCount(),
+  created_at: time(),
+  updated_at: time(),
+}).id('Clan');
 export const Player = object({
-  player_id: str(),
-  display_name: str(),
-  clan_id: nullable(str()),
+  player_id: playerId(),
+  display_name: displayName(),
+  clan_id: nullable(clanId()),
   aliases: documentedAs(Joi.object<Record<string, string>>().pattern(/./, str()), {
     type: 'object',
     additionalProperties: { type: 'string' },
-  }),
+  }).example({ steam: '76561198000000000' }),
 }).id('Player');
-export const ThirdPartyKeyCreated = object({ key_id: str(), name: str(), api_key: str() }).id('ThirdPartyKeyCreated');
-export const ThirdPartyKey = object({ key_id: str(), name: str(), created_at: time(), revoked_at: nullable(time()) });
-export const ThirdPartyKeyList = object({ keys: arrayOf(ThirdPartyKey), ...listPage() }).id('ThirdPartyKeyList');
+const keyName = () => str().example('Discord bot');
+export const ThirdPartyKeyCreated = object({
+  key_id: keyId(),
+  name: keyName(),
+  api_key: str().example('tpk_4Jw9cXo2Lr7QeV1mZt8bN3yK6uHf0sDaPgWiEoRlTnC'),
+}).id('ThirdPartyKeyCreated');
+export const ThirdPartyKey = object({ key_id: keyId(), name: keyName(), created_at: time(), revoked_at: nullable(time()).example(null) });
+export const ThirdPartyKeyList = object({ keys: arrayOf(ThirdPartyKey), ...paging() }).id('ThirdPartyKeyList');
 export const Health = object({ status: Joi.string<'ok'>().valid('ok') }).id('Health');
 const state = () => oneOf('ok', 'down');
 export const Ready = object({
   redis: state(),
   postgres: state(),
-  pending_persistence: nullable(int()).description('null when it cannot be counted (a part is down)'),
+  pending_persistence: nullable(int().min(0).example(0)).description('null when it cannot be counted (a part is down)'),
 }).id('Ready');

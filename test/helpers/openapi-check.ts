@@ -69,10 +69,11 @@ export function checkAgainstOpenApi(res: Response): void {
   if (res.status === 204 || res.status === 304) return;
   const json = documented.content?.['application/json'];
   if (!json) return;
-  const ref = json.schema.$ref!;
+  // A named body is a component; the one body described inline (this document's own) compiles alone.
+  const ref = json.schema.$ref ?? JSON.stringify(json.schema);
   let validate = validators.get(ref);
   if (!validate) {
-    validate = ajv.compile({ $ref: `openapi${ref}` });
+    validate = ajv.compile(json.schema.$ref ? { $ref: `openapi${ref}` } : json.schema);
     validators.set(ref, validate);
   }
   if (!validate(res.body)) {

@@ -1,18 +1,10 @@
-import Joi from 'joi';
 import { aroundView } from '../../views.js';
 import { leaderboardPage } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
 import { AroundMe, LeaderboardPage } from '../responses.js';
-import { leaderboardParams, object, pageQuery } from '../schemas.js';
+import { leaderboardParams, object, pageQuery, wholeNumber } from '../schemas.js';
 
-const range = Joi.string<number>()
-  .pattern(/^\d{1,2}$/)
-  .custom((value: string, helpers) => (Number(value) >= 1 && Number(value) <= 50 ? Number(value) : helpers.error('any.invalid')))
-  .default(5)
-  .messages({ 'string.pattern.base': 'must be a whole number from 1 to 50', 'any.invalid': 'must be a whole number from 1 to 50' })
-  .description('1-50 (default 5)')
-  .example('1')
-  .example('50');
+const range = wholeNumber(1, 50, 5).description('1-50 (default 5)').example(5).example(50);
 
 /** Leaderboard reads for game clients: a page (as for third parties) and the entries around the player. */
 export const clientLeaderboardEndpoints = [
@@ -22,6 +14,8 @@ export const clientLeaderboardEndpoints = [
     operationId: 'getLeaderboard',
     tag: 'Game client',
     summary: 'Read a page of a leaderboard (same body as the third-party endpoint)',
+    description:
+      "Players (or, with clan=true on a clan leaderboard, clans) in rank order from `offset`, at most `limit` of them, with the leaderboard's settings and `total` entries. Ranks are competition ranks: ties share a rank (1, 2, 2, 4).",
     credentials: 'gameClient',
     params: leaderboardParams,
     query: pageQuery,
@@ -36,6 +30,8 @@ export const clientLeaderboardEndpoints = [
     operationId: 'getAroundMe',
     tag: 'Game client',
     summary: "The player's entry with up to `range` entries above and below",
+    description:
+      "The token's player with up to `range` entries above and below them, in rank order; 404 record_not_found while the player has no score here.",
     credentials: 'gameClient',
     params: leaderboardParams,
     query: object({ range }),

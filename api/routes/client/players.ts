@@ -11,6 +11,8 @@ export const clientPlayerEndpoints = [
     operationId: 'updateMyPlayer',
     tag: 'Game client',
     summary: 'Set the player’s display name',
+    description:
+      'Sets the display name shown on every leaderboard (NFC-normalised, 1-32 characters, at least one visible character). Answers the player with their clan and aliases.',
     credentials: 'gameClient',
     body: object({ display_name: displayName.example('Ada') }),
     responses: { 200: { schema: Player } },

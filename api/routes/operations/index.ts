@@ -14,6 +14,7 @@ export const operationEndpoints = [
     operationId: 'getHealth',
     tag: 'Operations',
     summary: 'The process is alive',
+    description: '200 while the process runs; it checks nothing else (see /readyz).',
     credentials: 'none',
     responses: { 200: { schema: Health } },
     errors: [],
@@ -26,6 +27,8 @@ export const operationEndpoints = [
     operationId: 'getReadiness',
     tag: 'Operations',
     summary: 'Redis and PostgreSQL answer (200), else 503; with the persistence backlog',
+    description:
+      '200 when Redis and PostgreSQL both answer, else 503 with the part that is down. `pending_persistence` counts score changes accepted but not yet written to PostgreSQL (0 once the worker has caught up).',
     credentials: 'none',
     responses: { 200: { schema: Ready }, 503: { schema: Ready, description: 'Also 503' } },
     errors: [],
@@ -50,7 +53,14 @@ export const operationEndpoints = [
     description: 'Served only when METRICS_TOKEN is set (otherwise 404 not_found), to "Authorization: Bearer <METRICS_TOKEN>".',
     credentials: 'metrics',
     enabled: (config) => Boolean(config.metricsToken),
-    responses: { 200: { content: 'text/plain', description: 'Success' } },
+    responses: {
+      200: {
+        content: 'text/plain',
+        description: 'Prometheus text exposition format',
+        example:
+          '# HELP http_request_duration_seconds Time to answer HTTP requests, by route and status\n# TYPE http_request_duration_seconds histogram\n',
+      },
+    },
     errors: [404],
     async handler({ app: { metrics }, res }) {
       res.setHeader('Content-Type', metrics.registry.contentType);

@@ -51,6 +51,7 @@ export const serverLeaderboardEndpoints = [
     operationId: 'listLeaderboards',
     tag: 'Game server',
     summary: "The game's leaderboards, oldest first, a page at a time",
+    description: "The game's leaderboards with their settings, oldest first, `limit` at a time from `offset`, with `total`.",
     credentials: 'secretKey',
     query: listQuery,
     responses: { 200: { schema: LeaderboardList } },
@@ -67,6 +68,8 @@ export const serverLeaderboardEndpoints = [
     operationId: 'deleteLeaderboard',
     tag: 'Game server',
     summary: 'Delete a leaderboard and all its scores, for good',
+    description:
+      'Removes the leaderboard, its scores and clan totals. Final: persistence jobs still queued for it never bring its scores back, and a leaderboard created later under the same id starts empty.',
     credentials: 'secretKey',
     params: leaderboardParams,
     responses: { 204: { description: 'Deleted' } },

@@ -4,9 +4,9 @@ import { BatchResult } from '../responses.js';
 import { arrayOf, leaderboardId, object, playerId, score } from '../schemas.js';
 
 const batchBody = object({
-  player_id: playerId,
+  player_id: playerId.example('VrjGW7VgCyKW'),
   scores: arrayOf(score).min(1).max(100),
-  leaderboard_ids: arrayOf(leaderboardId).min(1).max(100),
+  leaderboard_ids: arrayOf(leaderboardId.example('weekly_race')).min(1).max(100),
 })
   .custom((body: { scores: unknown[]; leaderboard_ids: unknown[] }, helpers) =>
     body.scores.length === body.leaderboard_ids.length ? body : helpers.error('batch.lengths'),

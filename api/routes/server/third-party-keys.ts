@@ -12,6 +12,8 @@ export const serverThirdPartyKeyEndpoints = [
     operationId: 'createThirdPartyKey',
     tag: 'Game server',
     summary: 'Create a read-only third-party key (shown once)',
+    description:
+      'A read-only key for a bot or other integration, for the third-party endpoints of this game. The `api_key` is answered once and never shown again; only its hash is stored.',
     credentials: 'secretKey',
     body: object({ name: name.example('Discord bot') }),
     responses: { 201: { schema: ThirdPartyKeyCreated } },
@@ -28,6 +30,8 @@ export const serverThirdPartyKeyEndpoints = [
     operationId: 'listThirdPartyKeys',
     tag: 'Game server',
     summary: "The game's third-party keys (without the keys themselves), oldest first, a page at a time",
+    description:
+      "The game's third-party keys with their names and revocation times (never the keys themselves), oldest first, `limit` at a time from `offset`.",
     credentials: 'secretKey',
     query: listQuery,
     responses: { 200: { schema: ThirdPartyKeyList } },
@@ -44,6 +48,7 @@ export const serverThirdPartyKeyEndpoints = [
     operationId: 'revokeThirdPartyKey',
     tag: 'Game server',
     summary: 'Revoke a third-party key; every API process refuses it within 1 second',
+    description: 'Revokes the key: no API process accepts it more than 1 second after this answer. Revoking a revoked key is 204 again.',
     credentials: 'secretKey',
     params: object({ key_id: Joi.string().min(1).max(128).description('The key id') }),
     responses: { 204: { description: 'Revoked' } },

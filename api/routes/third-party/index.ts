@@ -18,7 +18,7 @@ import {
 } from '../schemas.js';
 
 const clanParams = object({ leaderboard_id: leaderboardId.description('The leaderboard'), clan_id: clanId.description('The clan') });
-const clanFlag = flag.description('true: the clans view (clan leaderboards only)').example('true').example('false');
+const clanFlag = flag.description('true: the clans view (clan leaderboards only)').example(true).example(false);
 
 /** Read-only access for outside integrations (Api-Key), each key limited per second. */
 export const thirdPartyEndpoints = [
@@ -45,6 +45,8 @@ export const thirdPartyEndpoints = [
     operationId: 'getRecordByAlias',
     tag: 'Third party',
     summary: "A player's record by player id or alias, or with clan=true their clan's record",
+    description:
+      "The player named by `alias_id`: their player id, or, with `alias_type`, an alias the game server set (e.g. a Steam or Discord id). With clan=true, the record of the player's clan on a clan leaderboard.",
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: object({
@@ -80,6 +82,7 @@ export const thirdPartyEndpoints = [
     operationId: 'getClanRecord',
     tag: 'Third party',
     summary: "A clan's record",
+    description: "The clan's total (the sum of its members' best scores), rank among clans and member count on a clan leaderboard.",
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: clanParams,
@@ -99,6 +102,8 @@ export const thirdPartyEndpoints = [
     operationId: 'listClanMembers',
     tag: 'Third party',
     summary: "A clan's members, best first; members without a score last",
+    description:
+      "The clan's members with their scores, ranks on the leaderboard and ranks within the clan, best first; members without a score come last.",
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: clanParams,

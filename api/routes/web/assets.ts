@@ -62,11 +62,16 @@ export const assetsEndpoint = endpoint({
   summary: "The page's stylesheet (page.css), script (page.js) and icon (favicon.svg)",
   description: 'Cached for a year: the page links them with a hash of their content. A matching If-None-Match gives 304.',
   credentials: 'none',
+  servedFromAppUrl: true,
   // Any name is let through: one that is not a file is 404 not_found.
   params: object({ file: documentedAs(Joi.string(), { enum: FILES }).description('The file') }),
   responses: {
-    200: { content: 'text/css', description: 'The file (text/css, text/javascript or image/svg+xml)' },
-    304: { content: 'text/css', description: 'Also 304' },
+    200: {
+      content: 'text/css',
+      description: 'The file (text/css, text/javascript or image/svg+xml)',
+      example: ':root { color-scheme: light dark; }',
+    },
+    304: { description: 'Not modified: the If-None-Match given is the current version' },
   },
   errors: [404],
   handler({ params: { file }, app: { assets }, req, res }) {

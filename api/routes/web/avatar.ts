@@ -5,22 +5,12 @@ import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../../engine/errors.js';
 import { cachePublicly } from '../../middleware/no-store.js';
 import { endpoint } from '../endpoint.js';
-import { object } from '../schemas.js';
+import { object, wholeNumber } from '../schemas.js';
 
-const size = Joi.string<number>()
-  .pattern(/^\d{1,3}$/)
-  .custom((value: string, helpers) => {
-    const n = Number(value);
-    return n < 16 || n > 512 ? helpers.error('number.range') : n;
-  })
-  .default(128)
-  .messages({
-    'string.pattern.base': 'must be a whole number of pixels from 16 to 512',
-    'number.range': 'must be a whole number of pixels from 16 to 512',
-  })
+const size = wholeNumber(16, 512, 128)
   .description('Pixels, 16-512 (default 128), drawn at the nearest of the sizes above')
-  .example('16')
-  .example('512');
+  .example(128)
+  .example(512);
 
 /**
  * The sizes avatars are drawn at. A requested size snaps to the nearest (the larger of two equally
@@ -62,7 +52,7 @@ export const avatarEndpoint = endpoint({
   query: object({ size }).unknown(true),
   responses: {
     200: { content: 'image/png', description: 'The PNG' },
-    304: { content: 'image/png', description: 'Also 304' },
+    304: { description: 'Not modified: the If-None-Match given is the current version' },
   },
   errors: [400, 404, 429],
   async handler({ params: { player_id: playerId }, query, app: { engine }, req, res }) {

@@ -18,6 +18,7 @@ export const entriesEndpoint = endpoint({
   description:
     'What the page loads for "more": authenticated by the page\'s own token, entries best first with is_viewer marking the viewer (or their clan). view=clans on an individual leaderboard is 400 not_a_clan_leaderboard.',
   credentials: 'pageToken',
+  servedFromAppUrl: true,
   rateLimit: 'web',
   params: leaderboardParams,
   query: object({

@@ -29,6 +29,7 @@ export const pageEndpoint = endpoint({
   description:
     'HTML, under its own strict Content-Security-Policy. The top 50 entries with more on demand (from the entries endpoint below), the viewer\'s row highlighted and pinned at the bottom while out of view, and a players/clans switch on clan leaderboards. Unless hideCloseButton=true (or 1), a "Close" button navigates to this URL with sdk_action=close_window added: the host app closes the webview on that navigation. A missing or bad token gives an HTML 401 page, an unknown leaderboard an HTML 404 page.',
   credentials: 'pageToken',
+  servedFromAppUrl: true,
   rateLimit: 'web',
   params: leaderboardParams,
   // Documented, never refused: an odd value shows the default page.
@@ -43,7 +44,13 @@ export const pageEndpoint = endpoint({
         .example('players'),
     ),
   }).unknown(true),
-  responses: { 200: { content: 'text/html', description: 'The page' } },
+  responses: {
+    200: {
+      content: 'text/html',
+      description: 'The page',
+      example: '<!doctype html><html lang="en"><head><title>Weekly race</title>…</head><body>…</body></html>',
+    },
+  },
   errors: [401, 404, 429],
   htmlErrors: {
     401: 'An HTML page: the token is missing or not valid',
