@@ -82,7 +82,7 @@ const reported: Report = {
 const pages: Page[] = [];
 for (let offset = 0, total = 1; offset < total; offset += pageSize) {
   const page = await player.GET('/api/v1/client/leaderboards/{leaderboard_id}', {
-    params: { path: { leaderboard_id: leaderboardId }, query: { limit: String(pageSize), offset: String(offset) } },
+    params: { path: { leaderboard_id: leaderboardId }, query: { limit: pageSize, offset } },
   });
   if (!page.data) throw refused('getLeaderboard', page.response, page.error);
   total = page.data.total;
