@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openApiDocument } from '../../api/openapi/document.js';
+import { projectRoot } from '../../engine/paths.js';
+
+/** One operation as the README's table lists it: `operationId` | METHOD | `path` | audience. */
+type Row = string;
+
+const row = (operationId: string, method: string, path: string, audience: string): Row =>
+  `| \`${operationId}\` | ${method.toUpperCase()} | \`${path}\` | ${audience} |`;
+
+function documentRows(): Row[] {
+  const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  return Object.entries(paths).flatMap(([template, operations]) =>
+    Object.entries(operations).map(([method, operation]) => row(operation.operationId, method, template, operation.tags.join(', '))),
+  );
+}
+
+/** The rows of the table under the README's "### Operation list" heading. */
+function readmeRows(): Row[] {
+  const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n### Operation list\n');
+  expect(start, 'README has a "### Operation list" section').to.be.greaterThan(-1);
+  const rest = readme.slice(start + 1);
+  const end = rest.search(/\n#{2,3} /);
+  const section = end === -1 ? rest : rest.slice(0, end);
+  return section.split('\n').filter((line) => line.startsWith('| `'));
+}
+
+describe("README's operation list", () => {
+  it('when compared with the OpenAPI document, then it lists every operation once, with its id, method, path and audience', () => {
+    const expected = documentRows().sort();
+    const listed = readmeRows();
+    expect(new Set(listed).size, 'no operation is listed twice').to.equal(listed.length);
+    expect(
+      [...listed].sort(),
+      `the README's table differs from /openapi.json; its rows should be:\n${documentRows().join('\n')}\n`,
+    ).to.deep.equal(expected);
+  });
+
+  it('when an operation id is read, then ids are unique and in the verb-noun scheme', () => {
+    const ids = documentRows().map((line) => line.split('`')[1]!);
+    expect(new Set(ids).size).to.equal(ids.length);
+    for (const id of ids) expect(id).to.match(/^[a-z]+[A-Z][A-Za-z]*$/);
+  });
+});
