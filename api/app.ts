@@ -8,6 +8,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { noStoreWhenCredentialed } from './middleware/no-store.js';
 import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
+import { REFERENCE_CSP } from './openapi/reference/page.js';
 import { ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import { Assets } from './routes/web/assets.js';
@@ -30,7 +31,9 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use(noStoreWhenCredentialed());
   // helmet's full set (CSP, HSTS, frame and referrer policies…) is for what a browser renders; JSON
   // answers need only nosniff, and a dozen headers per report cost real throughput.
-  app.use(['/leaderboards', '/web-assets', '/docs', '/api/v1/users'], helmet());
+  app.use(['/leaderboards', '/web-assets', '/api/v1/users'], helmet());
+  // The API reference runs Swagger UI: its own policy, as strict as Swagger UI allows (why, beside REFERENCE_CSP).
+  app.use('/docs', helmet({ contentSecurityPolicy: { useDefaults: false, directives: REFERENCE_CSP } }));
   app.use(jsonBody());
 
   mountRoutes(app, ROUTE_GROUPS, { engine, metrics, assets, base }, auth, limits);
