@@ -45,6 +45,8 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     max_score: leaderboard.maxScore,
     created_at: leaderboard.createdAt.toISOString(),
     updated_at: leaderboard.updatedAt.toISOString(),
+    season: leaderboard.season,
+    season_started_at: leaderboard.seasonStartedAt.toISOString(),
   };
 }
 
@@ -57,6 +59,7 @@ export function reportView(playerId: string, result: ReportResult): Value<typeof
     improved: result.improved,
     rank: result.rank,
     total: result.total,
+    season: result.season,
   };
 }
 
@@ -69,6 +72,7 @@ export function batchView(playerId: string, results: ReportResult[]): Value<type
       best_score: result.bestScore,
       improved: result.improved,
       rank: result.rank,
+      season: result.season,
     })),
   };
 }

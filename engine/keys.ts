@@ -27,6 +27,8 @@ export interface LeaderboardKeys {
   clanIds: string;
   /** string: the last clan total version given on this board (microsecond clock, strictly increasing). */
   clanClock: string;
+  /** string: the current season's number; absent until the board's first report (then PostgreSQL's). */
+  season: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -45,6 +47,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     clanVersions: `${base}:clan-versions`,
     clanIds: `${base}:clan-ids`,
     clanClock: `${base}:clan-clock`,
+    season: `${base}:season`,
   };
 }
 
@@ -56,10 +59,10 @@ export function clanScriptKeys(k: LeaderboardKeys): string[] {
   return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
 }
 
-/** The keys of the report script for this player (engine/scripts/reportScore-10.lua). */
+/** The keys of the report script for this player (engine/scripts/reportScore-11.lua). */
 export function reportScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanScriptKeys(k), k.dirty, k.queued, memberKey(prefix, internalId, playerId)];
+  return [...clanScriptKeys(k), k.dirty, k.queued, memberKey(prefix, internalId, playerId), k.season];
 }
 
 /**

@@ -26,6 +26,7 @@ const score = () => num().example(1250);
 const rank = () => int().min(1).example(1);
 const total = () => int().min(0).example(240);
 const memberCount = () => int().min(0).example(12);
+const season = () => int().min(1).example(1);
 const avatarUrl = () => Joi.string().uri().example('http://localhost:3000/api/v1/users/VrjGW7VgCyKW/avatar.png');
 export const ErrorBody = object({
   error: object({
@@ -52,6 +53,7 @@ export const ReportResult = object({
   improved: bool().example(true),
   rank: rank(),
   total: total(),
+  season: season().description('The season the report counted in'),
 }).id('ReportResult');
 
 export const BatchResult = object({
@@ -63,6 +65,7 @@ export const BatchResult = object({
       best_score: score(),
       improved: bool().example(true),
       rank: rank(),
+      season: season().description('The season the report counted in'),
     }),
   ),
 }).id('BatchResult');
@@ -141,6 +144,8 @@ export const Leaderboard = object({
   max_score: nullable(num()).example(null),
   created_at: time(),
   updated_at: time(),
+  season: season().description("The current season's number (the first is 1)"),
+  season_started_at: time().description('When the current season started'),
 }).id('Leaderboard');
 
 export const LeaderboardList = object({ leaderboards: arrayOf(Leaderboard), ...paging() }).id('LeaderboardList');

@@ -16,6 +16,9 @@ export interface Leaderboard {
   maxScore: number | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The current season's number (the first is 1) and when it started. */
+  season: number;
+  seasonStartedAt: Date;
 }
 
 export interface LeaderboardSettings {
@@ -39,6 +42,8 @@ interface LeaderboardRow {
   max_score: number | null;
   created_at: Date;
   updated_at: Date;
+  season: number;
+  season_started_at: Date;
 }
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
@@ -53,10 +58,12 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   maxScore: row.max_score,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  season: row.season,
+  seasonStartedAt: row.season_started_at,
 });
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at';
 
 export class LeaderboardStore {
   constructor(private readonly pool: Pool) {}

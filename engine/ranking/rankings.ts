@@ -7,6 +7,8 @@ import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.
 export interface RankedBoard {
   internalId: number;
   sortOrder: SortOrder;
+  /** The current season as PostgreSQL knows it; Redis's own number wins once it has one. */
+  season: number;
 }
 
 export type View = 'players' | 'clans';
@@ -24,6 +26,8 @@ export interface ReportOutcome {
   rank: number;
   total: number;
   needsPersistence: boolean;
+  /** The season the report counted in. */
+  season: number;
 }
 
 /**
@@ -49,14 +53,15 @@ export class Rankings {
   async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
     const touching = this.marks.beforeMarking(board);
     if (touching) await touching;
-    const [best, improved, rank, total, needsJob] = await this.redis.reportScore(
+    const [best, improved, rank, total, needsJob, season] = await this.redis.reportScore(
       ...reportScriptKeys(this.prefix, board.internalId, playerId),
       playerId,
       String(score),
       board.sortOrder,
       QUEUED_FLAG_TTL_MS,
+      board.season,
     );
-    return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1 };
+    return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */

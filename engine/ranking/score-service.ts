@@ -12,6 +12,8 @@ export interface ReportResult {
   improved: boolean;
   rank: number;
   total: number;
+  /** The season the report counted in. */
+  season: number;
 }
 
 export interface PlayerRecord {
@@ -100,6 +102,7 @@ export class ScoreService {
         improved: outcome.improved,
         rank: outcome.rank,
         total: outcome.total,
+        season: outcome.season,
       };
     });
   }

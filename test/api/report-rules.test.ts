@@ -45,6 +45,7 @@ describe('score reports', () => {
       improved: false,
       rank: 1,
       total: 2,
+      season: 1,
     });
   });
 
@@ -166,9 +167,9 @@ describe('score reports', () => {
       expect(res.body).to.deep.equal({
         player_id: player.playerId,
         results: [
-          { leaderboard_id: boards[0], submitted_score: 10, best_score: 10, improved: true, rank: 1 },
-          { leaderboard_id: boards[1], submitted_score: 20.5, best_score: 20.5, improved: true, rank: 1 },
-          { leaderboard_id: boards[2], submitted_score: 30, best_score: 30, improved: true, rank: 1 },
+          { leaderboard_id: boards[0], submitted_score: 10, best_score: 10, improved: true, rank: 1, season: 1 },
+          { leaderboard_id: boards[1], submitted_score: 20.5, best_score: 20.5, improved: true, rank: 1, season: 1 },
+          { leaderboard_id: boards[2], submitted_score: 30, best_score: 30, improved: true, rank: 1, season: 1 },
         ],
       });
       for (const [i, board] of boards.entries()) {
