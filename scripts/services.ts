@@ -42,9 +42,19 @@ async function findOrStartRedis(forcePrivate: boolean, log: (line: string) => vo
   log(
     `Starting a private Redis on port ${PRIVATE_REDIS_PORT} (data in ${dir}, AOF everysec; it keeps running until npm run services:stop)`,
   );
+  startRedisServer(PRIVATE_REDIS_PORT, dir);
+  await waitFor(() => redisAnswers(PRIVATE_REDIS_PORT), 'the private Redis');
+  return url;
+}
+
+/**
+ * Starts a daemonized Redis on 127.0.0.1 with its data (AOF, appendfsync everysec), pid file and log in
+ * `dir`: the durability the service documents. Returns once it is started, not once it answers.
+ */
+export function startRedisServer(port: number, dir: string): void {
   execFileSync('redis-server', [
     '--port',
-    String(PRIVATE_REDIS_PORT),
+    String(port),
     '--bind',
     '127.0.0.1',
     '--dir',
@@ -62,8 +72,6 @@ async function findOrStartRedis(forcePrivate: boolean, log: (line: string) => vo
     '--logfile',
     path.join(dir, 'redis.log'),
   ]);
-  await waitFor(() => redisAnswers(PRIVATE_REDIS_PORT), 'the private Redis');
-  return url;
 }
 
 async function findOrStartPostgres(forcePrivate: boolean, log: (line: string) => void): Promise<string> {

@@ -24,7 +24,7 @@ import { buildRevision, compareBuilds, databaseForRevision } from './compare.js'
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
 import type { ScenarioContext } from './scenarios.js';
-import { dropBenchDatabase, resetBenchData, seed } from './seed.js';
+import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
 import { backlogDrain } from './worker-figures.js';
@@ -68,14 +68,7 @@ async function main(): Promise<void> {
       `  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`,
     );
 
-    const ctx: ScenarioContext = {
-      gameId: seeded.gameId,
-      publishableKey: seeded.publishableKey,
-      secretKey: seeded.secretKey,
-      apiKey: null,
-      tokenSecret: setup.tokenSecret,
-      players: options.players,
-    };
+    const ctx = scenarioContext(seeded, setup, options);
     if (options.cluster) {
       results.cluster = await clusterComparison(setup, options, ctx, redis);
     } else if (options.compare) {
@@ -192,14 +185,7 @@ async function clusterComparison(
     log(
       `  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`,
     );
-    const clusterCtx: ScenarioContext = {
-      gameId: seeded.gameId,
-      publishableKey: seeded.publishableKey,
-      secretKey: seeded.secretKey,
-      apiKey: null,
-      tokenSecret: setup.tokenSecret,
-      players: options.players,
-    };
+    const clusterCtx = scenarioContext(seeded, setup, options);
     const singleWorker = await startWorker(setup);
     const clusterWorker = await startWorker(clusterSetup, 'worker-cluster');
     const rounds: ClusterResults['rounds'] = [];
@@ -292,3 +278,15 @@ main().catch(async (error: unknown) => {
   await stopAll();
   process.exit(1);
 });
+
+/** What the scenarios need of a seeded game: its keys, and the token secret of the service they call. */
+function scenarioContext(seeded: SeededGame, setup: ServiceSetup, options: BenchOptions): ScenarioContext {
+  return {
+    gameId: seeded.gameId,
+    publishableKey: seeded.publishableKey,
+    secretKey: seeded.secretKey,
+    apiKey: null,
+    tokenSecret: setup.tokenSecret,
+    players: options.players,
+  };
+}

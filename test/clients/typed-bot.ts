@@ -2,18 +2,17 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { projectRoot } from '../../engine/paths.js';
 
 /**
  * The typed-client bot's life at test time: its types generated from the served document, its compile
  * in strict mode, and its runs. It is built in a folder under .artifacts/ (git-ignored) rather than the
  * system temp folder so that Node and the compiler find openapi-fetch in the project's node_modules.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const BOT_SOURCE = path.join(ROOT, 'test/clients/bot/bot.ts');
+const BOT_SOURCE = path.join(projectRoot, 'test/clients/bot/bot.ts');
 
 export interface BuiltBot {
   folder: string;
@@ -25,7 +24,7 @@ export interface BuiltBot {
 
 /** Generates `openapi.d.ts` from the document the service serves, then compiles the bot against it. */
 export async function buildBot(serviceUrl: string): Promise<BuiltBot> {
-  const folder = path.join(ROOT, '.artifacts', `typed-client-${randomUUID().slice(0, 8)}`);
+  const folder = path.join(projectRoot, '.artifacts', `typed-client-${randomUUID().slice(0, 8)}`);
   await mkdir(folder, { recursive: true });
   const response = await fetch(`${serviceUrl}/openapi.json`);
   if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
@@ -44,7 +43,7 @@ function compile(source: string): Pick<BuiltBot, 'diagnostics' | 'script'> {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     types: ['node'],
-    typeRoots: [path.join(ROOT, 'node_modules/@types')],
+    typeRoots: [path.join(projectRoot, 'node_modules/@types')],
     // The project's libraries are checked by its own build; the generated types and the bot are checked here.
     skipLibCheck: true,
     noEmitOnError: true,
@@ -54,7 +53,7 @@ function compile(source: string): Pick<BuiltBot, 'diagnostics' | 'script'> {
   const diagnostics = ts.sortAndDeduplicateDiagnostics([...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]);
   const formatted = ts.formatDiagnostics(diagnostics, {
     getCanonicalFileName: (name) => name,
-    getCurrentDirectory: () => ROOT,
+    getCurrentDirectory: () => projectRoot,
     getNewLine: () => '\n',
   });
   return { diagnostics: formatted, script: emitted.emitSkipped ? undefined : source.replace(/\.ts$/, '.js') };

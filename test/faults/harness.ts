@@ -6,6 +6,7 @@ import pg from 'pg';
 import { ensureDatabase, migrate } from '../../engine/db.js';
 import { leaderboardKeys } from '../../engine/keys.js';
 import { projectRoot } from '../../engine/paths.js';
+import { startRedisServer } from '../../scripts/services.js';
 import { freePort, spawnEntryPoint, startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -65,26 +66,7 @@ export class FaultHarness {
 
   startRedis(): void {
     mkdirSync(this.redisDir, { recursive: true });
-    execFileSync('redis-server', [
-      '--port',
-      String(this.redisPort),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      this.redisDir,
-      '--daemonize',
-      'yes',
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'everysec',
-      '--save',
-      '',
-      '--pidfile',
-      path.join(this.redisDir, 'redis.pid'),
-      '--logfile',
-      path.join(this.redisDir, 'redis.log'),
-    ]);
+    startRedisServer(this.redisPort, this.redisDir);
     const deadline = Date.now() + 10_000;
     while (spawnSync('redis-cli', ['-p', String(this.redisPort), 'ping'], { encoding: 'utf8' }).stdout.trim() !== 'PONG') {
       if (Date.now() > deadline) throw new Error('the private Redis did not start');
