@@ -6,6 +6,8 @@ import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
 import type { ClanEntry, ClanRecord, MemberEntry, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
 import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
+import { nextResetAt } from '../engine/seasons/schedule.js';
+import type { SeasonSummary } from '../engine/seasons/season-service.js';
 import type * as R from './routes/responses.js';
 import type { Value } from './routes/schemas.js';
 import type { Row } from './routes/web/rows.js';
@@ -47,6 +49,30 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     updated_at: leaderboard.updatedAt.toISOString(),
     season: leaderboard.season,
     season_started_at: leaderboard.seasonStartedAt.toISOString(),
+    next_reset_at: leaderboard.resetSchedule ? (nextResetAt(leaderboard.resetSchedule, new Date())?.toISOString() ?? null) : null,
+    reset_schedule: leaderboard.resetSchedule,
+    keep_seasons: leaderboard.keepSeasons,
+  };
+}
+
+export function seasonListView(
+  leaderboard: Leaderboard,
+  list: { currentSeason: number; seasons: SeasonSummary[] },
+  limit: number,
+  offset: number,
+): Value<typeof R.SeasonList> {
+  return {
+    leaderboard_id: leaderboard.id,
+    current_season: list.currentSeason,
+    seasons: list.seasons.slice(offset, offset + limit).map((season) => ({
+      season: season.season,
+      started_at: season.startedAt.toISOString(),
+      ended_at: season.endedAt?.toISOString() ?? null,
+      total: season.total,
+    })),
+    total: list.seasons.length,
+    limit,
+    offset,
   };
 }
 

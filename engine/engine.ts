@@ -30,6 +30,10 @@ import { Persister } from './persistence/persister.js';
 import { DatasetGuard } from './persistence/dataset.js';
 import { Rebuild } from './rebuild.js';
 import { Maintenance } from './maintenance.js';
+import { SeasonStore } from './seasons/season-store.js';
+import { ResetSchedules } from './seasons/reset-schedules.js';
+import { SeasonService } from './seasons/season-service.js';
+import { SeasonReads } from './ranking/season-reads.js';
 import { RateLimits } from './rate-limits.js';
 
 /** What the API uses: use-case services only, wired once per process. */
@@ -44,6 +48,7 @@ export interface Engine {
   scores: ScoreService;
   reader: LeaderboardReader;
   clans: ClanService;
+  seasons: SeasonService;
   maintenance: Maintenance;
   rateLimits: RateLimits;
   /** The admin token, and whether this service generated it (then main prints it once). */
@@ -56,6 +61,8 @@ export interface PersistenceEngine {
   config: Readonly<Config>;
   logger: Logger;
   persister: Persister;
+  /** Scheduled resets. */
+  seasons: SeasonService;
   maintenance: Maintenance;
   /** Called whenever Redis comes back after a drop, or a cluster node leaves (not on the first connection). */
   onRedisReconnect(listener: () => void): void;
@@ -106,9 +113,21 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     clans: new ClanStore(pool),
     players: new PlayerStore(pool),
     scores: new ScoreStore(pool),
+    archives: new SeasonStore(pool),
   };
   const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
-  const liveState = new LiveState(rankings, stores.players, stores.scores);
+  const schedules = new ResetSchedules(redis, prefix);
+  const liveState = new LiveState(rankings, stores.players, stores.scores, schedules);
+  const invalidator = new Invalidator(redis, invalidationChannel(prefix), logger);
+  const seasons = new SeasonService({
+    rankings,
+    marks,
+    leaderboards: stores.leaderboards,
+    archives: stores.archives,
+    schedules,
+    logger,
+    announce: () => invalidator.leaderboardsChanged(),
+  });
   const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, liveState, logger });
   const reconciler = new ClanReconciler({
     redis,
@@ -129,6 +148,9 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     marks,
     rankings,
     liveState,
+    schedules,
+    seasons,
+    invalidator,
     maintenance,
     async close() {
       await queue.close();
@@ -139,7 +161,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
 
 export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
   const core = await createCore(config, logger);
-  const { pool, redis, system, stores, rankings, marks } = core;
+  const { pool, redis, system, stores, rankings, marks, invalidator } = core;
   const subscriber = createRedis(core.target, { role: 'subscriber' });
   const close = async () => {
     subscriber.disconnect();
@@ -148,14 +170,17 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   try {
     const adminToken = await system.secret('admin_token', config.adminToken);
     const tokenSecret = await system.secret('token_secret', config.tokenSecret);
-    const invalidator = new Invalidator(redis, invalidationChannel(config.redisKeyPrefix), logger);
     await invalidator.listen(subscriber);
 
     const transact = transactionsOn(pool);
     const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
     const gameStore = new GameStore(pool);
     const keyStore = new ThirdPartyKeyStore(pool);
-    const leaderboards = new LeaderboardService(stores.leaderboards, rankings, core.liveState, invalidator);
+    const leaderboards = new LeaderboardService(stores.leaderboards, rankings, core.liveState, invalidator, {
+      archives: stores.archives,
+      schedules: core.schedules,
+    });
+    const seasonReads = new SeasonReads(rankings, stores.archives);
     const players = new PlayerService(
       { transact, store: stores.players, aliases: new AliasStore(pool), clans: stores.clans, leaderboards, rankings, tokens, invalidator },
       config.playerCacheSize,
@@ -169,9 +194,10 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator),
       players,
       leaderboards,
-      scores: new ScoreService(leaderboards, players, rankings, marks),
-      reader: new LeaderboardReader(leaderboards, players, clans, rankings),
+      scores: new ScoreService(leaderboards, players, rankings, seasonReads, marks),
+      reader: new LeaderboardReader(leaderboards, players, clans, seasonReads),
       clans,
+      seasons: core.seasons,
       maintenance: core.maintenance,
       rateLimits: new RateLimits(redis, config.redisKeyPrefix),
       adminToken,
@@ -189,7 +215,15 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
   return {
     config,
     logger,
-    persister: new Persister(core.stores.leaderboards, core.rankings, core.marks, core.stores.scores),
+    persister: new Persister(
+      core.stores.leaderboards,
+      core.rankings,
+      core.marks,
+      core.stores.scores,
+      core.stores.archives,
+      transactionsOn(core.pool),
+    ),
+    seasons: core.seasons,
     maintenance: core.maintenance,
     onRedisReconnect(listener) {
       // The core waited for the first 'ready', so every one seen from here is a reconnection.

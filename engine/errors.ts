@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'clan_not_found',
   'game_not_found',
   'key_not_found',
+  'season_not_found',
   'already_exists',
   'conflict',
   'payload_too_large',

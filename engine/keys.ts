@@ -29,6 +29,20 @@ export interface LeaderboardKeys {
   clanClock: string;
   /** string: the current season's number; absent until the board's first report (then PostgreSQL's). */
   season: string;
+  /** string: when the current season started (ms); absent until the first reset (then PostgreSQL's). */
+  seasonStarted: string;
+  /** hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to PostgreSQL. */
+  archives: string;
+  /** string: the scheduled time (ms) of the last scheduled reset carried out, so none runs twice. */
+  lastScheduledReset: string;
+  /** string: the reset schedule as JSON {cron, timezone}; absent without one. */
+  resetSchedule: string;
+}
+
+/** The ranking zsets of an ended season, kept until the worker has archived them. */
+export interface SeasonArchiveKeys {
+  scores: string;
+  clans: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -48,7 +62,16 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     clanIds: `${base}:clan-ids`,
     clanClock: `${base}:clan-clock`,
     season: `${base}:season`,
+    seasonStarted: `${base}:season-started`,
+    archives: `${base}:archives`,
+    lastScheduledReset: `${base}:last-scheduled-reset`,
+    resetSchedule: `${base}:reset-schedule`,
   };
+}
+
+export function seasonArchiveKeys(prefix: string, internalId: number, season: number): SeasonArchiveKeys {
+  const base = `${boardBase(prefix, internalId)}:s:${season}`;
+  return { scores: `${base}:scores`, clans: `${base}:clans` };
 }
 
 /**
@@ -123,6 +146,14 @@ export function datasetKeysPrefix(prefix: string): string {
 /** The SCAN pattern of every key under a prefix. */
 export function keysUnder(prefix: string): string {
   return `${prefix}:*`;
+}
+
+/**
+ * zset internal id -> time (ms) of the board's next scheduled reset. It spans leaderboards, so it
+ * lives in a slot of its own; the worker's scheduler reads the due ones.
+ */
+export function resetScheduleKey(prefix: string): string {
+  return `${prefix}:reset-schedule`;
 }
 
 /** string: the internal id up to which a requested rebuild has got (absent: none requested). */

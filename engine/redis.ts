@@ -13,10 +13,11 @@ declare module 'ioredis' {
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;
-    readRange(...args: ScriptArg[]): Result<(string | number)[], Context>;
-    readAround(...args: ScriptArg[]): Result<(string | number)[] | null, Context>;
-    scoresOf(...args: ScriptArg[]): Result<(string | number)[], Context>;
-    persistClaim(...args: ScriptArg[]): Result<[string[], string[]], Context>;
+    readRange(...args: ScriptArg[]): Result<(string | number)[] | -1, Context>;
+    readAround(...args: ScriptArg[]): Result<(string | number)[] | null | -1, Context>;
+    scoresOf(...args: ScriptArg[]): Result<(string | number)[] | -1, Context>;
+    persistClaim(...args: ScriptArg[]): Result<[string[], string[], string], Context>;
+    resetSeason(...args: ScriptArg[]): Result<number[], Context>;
     persistAck(...args: ScriptArg[]): Result<number, Context>;
     markPending(...args: ScriptArg[]): Result<number, Context>;
     dropIdlePending(...args: ScriptArg[]): Result<number, Context>;

@@ -13,6 +13,8 @@ import { createRedis, redisTarget } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
 
 const SWEEP_INTERVAL_MS = 2000;
+/** Scheduled resets are looked for this often, so each happens within a second or so of its time. */
+const SCHEDULER_INTERVAL_MS = 1000;
 
 /** The persistence worker: its own process, scaled separately from the API. */
 async function main(): Promise<void> {
@@ -107,6 +109,20 @@ async function main(): Promise<void> {
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
   await sweep();
 
+  // Scheduled season resets: any number of workers may look; each reset happens once (its script
+  // records the scheduled time it carried out).
+  let scheduling = false;
+  const scheduler = setInterval(() => {
+    if (scheduling) return;
+    scheduling = true;
+    engine.seasons
+      .runDueResets()
+      .catch((error: unknown) => logger.warn({ err: error }, 'scheduled resets failed; retrying on the next round'))
+      .finally(() => {
+        scheduling = false;
+      });
+  }, SCHEDULER_INTERVAL_MS);
+
   // Clan totals are moved by deltas; a scheduled recount repairs any drift (floating-point included).
   const reconciler = setInterval(() => {
     engine.maintenance.reconcileClans().then(
@@ -122,6 +138,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'worker stopping');
     clearInterval(sweeper);
+    clearInterval(scheduler);
     clearInterval(reconciler);
     await Promise.all(workers.map((worker) => worker.close()));
     metricsServer.close();

@@ -54,6 +54,8 @@ export function createPersistProcessor({ persister, registry }: Deps) {
       await persister.dropLiveState(internalId);
       return 'leaderboard deleted';
     }
+    // Ended seasons first: their archive is what PostgreSQL lacks longest.
+    const archived = await persister.archiveEndedSeasons(board);
     const deadline = Date.now() + ROUND_BUDGET_MS;
     let written = 0;
     for (;;) {
@@ -72,6 +74,6 @@ export function createPersistProcessor({ persister, registry }: Deps) {
       if (claimed.playerCount + claimed.clans.length < SMALL_ROUND) await setTimeout(GATHER_MS);
     }
     jobs.inc();
-    return `persisted ${written}`;
+    return archived > 0 ? `archived ${archived} seasons, persisted ${written}` : `persisted ${written}`;
   };
 }

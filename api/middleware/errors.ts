@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   leaderboard_not_found: 404,
   player_not_found: 404,
   record_not_found: 404,
+  season_not_found: 404,
   clan_not_found: 404,
   game_not_found: 404,
   key_not_found: 404,

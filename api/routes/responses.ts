@@ -27,6 +27,12 @@ const rank = () => int().min(1).example(1);
 const total = () => int().min(0).example(240);
 const memberCount = () => int().min(0).example(12);
 const season = () => int().min(1).example(1);
+/** A leaderboard's reset schedule: request bodies and responses share it. */
+export const resetSchedule = () =>
+  object({
+    cron: str().example('0 0 * * 1').description('5-field cron: minute hour day-of-month month day-of-week'),
+    timezone: str().example('Europe/Paris').description('IANA time zone the cron is read in, daylight saving included'),
+  });
 const avatarUrl = () => Joi.string().uri().example('http://localhost:3000/api/v1/users/VrjGW7VgCyKW/avatar.png');
 export const ErrorBody = object({
   error: object({
@@ -146,7 +152,32 @@ export const Leaderboard = object({
   updated_at: time(),
   season: season().description("The current season's number (the first is 1)"),
   season_started_at: time().description('When the current season started'),
+  next_reset_at: nullable(time())
+    .example('2026-11-30T23:00:00.000Z')
+    .description('When the current season ends by schedule (ISO 8601 UTC); null without a schedule'),
+  reset_schedule: nullable(resetSchedule()).description('Resets on a schedule; null: only when asked'),
+  keep_seasons: int().min(1).max(1000).example(52).description('Archived seasons kept; older ones are deleted'),
 }).id('Leaderboard');
+
+export const SeasonReset = object({
+  leaderboard_id: leaderboardId(),
+  season: int().min(2).example(2).description('The new season'),
+  archived_season: season().description('The season just ended'),
+}).id('SeasonReset');
+
+export const SeasonList = object({
+  leaderboard_id: leaderboardId(),
+  current_season: int().min(1).example(2),
+  seasons: arrayOf(
+    object({
+      season: season(),
+      started_at: time(),
+      ended_at: nullable(time()).example(null).description('null for the current season'),
+      total: total().description('Ranked players (at the end, for an ended season)'),
+    }),
+  ),
+  ...paging(),
+}).id('SeasonList');
 
 export const LeaderboardList = object({ leaderboards: arrayOf(Leaderboard), ...paging() }).id('LeaderboardList');
 const gameName = () => str().example('Space Race');

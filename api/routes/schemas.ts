@@ -127,7 +127,7 @@ export const score = documentedAs(
 );
 
 /** A whole number in a query string: its digits, turned into a number once checked (documented as the integer it is). */
-export const wholeNumber = (min: number, max: number, fallback: number) =>
+const whole = (min: number, max: number) =>
   documentedAs(
     Joi.string<number>()
       .pattern(/^\d{1,15}$/)
@@ -135,24 +135,31 @@ export const wholeNumber = (min: number, max: number, fallback: number) =>
         const n = Number(value);
         return n < min || n > max ? helpers.error('number.range') : n;
       })
-      .default(fallback)
       .messages({
         'string.pattern.base': `must be a whole number from ${min} to ${max}`,
         'number.range': `must be a whole number from ${min} to ${max}`,
       }),
     { type: 'integer', minimum: min, maximum: max },
   );
+export const wholeNumber = (min: number, max: number, fallback: number) => whole(min, max).default(fallback);
 
 export const limit = wholeNumber(1, 1000, 50).description('Page size, 1-1000 (default 50)').example(50).example(1000);
 export const offset = wholeNumber(0, Number.MAX_SAFE_INTEGER, 0).description('Entries to skip, >= 0 (default 0)').example(0).example(100);
 /** true/false or 1/0; documented as the words a client generator turns a boolean into. */
 export const flag = documentedAs(Joi.boolean().truthy('1').falsy('0').default(false), { type: 'boolean' });
 
+/** `?season=N`: a positive season number; absent, the current season. */
+export const season = optional(whole(1, 2_147_483_647))
+  .description('A season (1 is the first); default: the current season')
+  .example(1)
+  .example(2);
+
 export const leaderboardParams = object({ leaderboard_id: leaderboardId.description('The leaderboard') });
 export const pageQuery = object({
   limit,
   offset,
   clan: flag.description('true: the clans view (clan leaderboards only)').example(true).example(false),
+  season,
 });
 /** The paging of management lists (leaderboards, games, keys). */
 export const listQuery = object({ limit, offset });

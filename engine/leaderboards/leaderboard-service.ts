@@ -3,6 +3,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LiveState } from '../ranking/live-state.js';
 import type { Rankings } from '../ranking/rankings.js';
+import type { ResetSchedules } from '../seasons/reset-schedules.js';
+import { scheduleProblem } from '../seasons/schedule.js';
+import type { SeasonStore } from '../seasons/season-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
 const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
@@ -11,6 +14,8 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   clientReports: true,
   minScore: null,
   maxScore: null,
+  resetSchedule: null,
+  keepSeasons: 52,
 };
 
 /**
@@ -25,6 +30,7 @@ export class LeaderboardService {
     private readonly rankings: Rankings,
     private readonly liveState: LiveState,
     private readonly invalidator: Invalidator,
+    private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
   ) {
     invalidator.onChange((change) => {
       if (change.kind === 'leaderboards' || change.kind === 'all') this.cache.clear();
@@ -62,20 +68,21 @@ export class LeaderboardService {
   ): Promise<{ leaderboard: Leaderboard; created: boolean }> {
     const existing = await this.store.find(gameId, leaderboardId);
     if (!existing) {
-      const settings = checkBounds({ name: leaderboardId, ...DEFAULTS, ...changes });
+      const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
       const inserted = await this.store.insert(gameId, leaderboardId, settings);
       if (inserted) {
         await this.liveState.prepare(inserted);
+        await this.seasons.schedules.set(inserted);
         await this.invalidator.leaderboardsChanged();
         return { leaderboard: inserted, created: true };
       }
       return this.put(gameId, leaderboardId, changes); // created concurrently: update it instead
     }
 
-    const settings = checkBounds({ ...existing, ...changes });
+    const settings = checked({ ...existing, ...changes });
     const reshaped = settings.type !== existing.type || settings.sortOrder !== existing.sortOrder;
-    if (reshaped && (await this.rankings.count(existing)) > 0) {
-      throw new ConflictError('The type and sort_order of a leaderboard cannot change once it has scores.');
+    if (reshaped && (await this.hasScores(existing))) {
+      throw new ConflictError('The type and sort_order of a leaderboard cannot change once it has scores (archived seasons included).');
     }
     const updated = await this.store.update(existing.internalId, settings);
     if (!updated) return this.put(gameId, leaderboardId, changes); // deleted concurrently
@@ -83,6 +90,8 @@ export class LeaderboardService {
       await this.rankings.drop(updated);
       await this.liveState.prepare(updated);
     }
+    if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.seasons.schedules.set(updated);
+    if (settings.keepSeasons < existing.keepSeasons) await this.seasons.archives.dropBeyond(updated.internalId, settings.keepSeasons);
     await this.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
   }
@@ -100,11 +109,21 @@ export class LeaderboardService {
     }
     await this.store.delete(leaderboard.internalId);
     await this.rankings.drop(leaderboard);
+    await this.seasons.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
     await this.invalidator.leaderboardsChanged();
+  }
+
+  /** Scores in the current season, in an ended one awaiting its archive, or in a kept archive. */
+  private async hasScores(leaderboard: Leaderboard): Promise<boolean> {
+    if ((await this.rankings.count(leaderboard)) > 0) return true;
+    if ((await this.rankings.pendingArchives(leaderboard)).size > 0) return true;
+    return (await this.seasons.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
   }
 }
 
-function checkBounds<T extends LeaderboardSettings>(settings: T): T {
+function checked<T extends LeaderboardSettings>(settings: T): T {
+  const problem = settings.resetSchedule && scheduleProblem(settings.resetSchedule);
+  if (problem) throw new ValidationError(`reset_schedule: ${problem}.`, [{ field: 'reset_schedule', message: problem }]);
   if (settings.minScore !== null && settings.maxScore !== null && settings.minScore > settings.maxScore) {
     throw new ValidationError('min_score must not be greater than max_score.', [
       { field: 'min_score', message: 'must not be greater than max_score' },

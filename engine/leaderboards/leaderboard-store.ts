@@ -1,4 +1,5 @@
 import { storable, type Pool } from '../db.js';
+import type { ResetSchedule } from '../seasons/schedule.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 export type SortOrder = 'desc' | 'asc';
@@ -19,6 +20,9 @@ export interface Leaderboard {
   /** The current season's number (the first is 1) and when it started. */
   season: number;
   seasonStartedAt: Date;
+  resetSchedule: ResetSchedule | null;
+  /** Archived seasons kept; older ones are dropped. */
+  keepSeasons: number;
 }
 
 export interface LeaderboardSettings {
@@ -28,6 +32,8 @@ export interface LeaderboardSettings {
   clientReports: boolean;
   minScore: number | null;
   maxScore: number | null;
+  resetSchedule: ResetSchedule | null;
+  keepSeasons: number;
 }
 
 interface LeaderboardRow {
@@ -44,6 +50,9 @@ interface LeaderboardRow {
   updated_at: Date;
   season: number;
   season_started_at: Date;
+  reset_cron: string | null;
+  reset_timezone: string | null;
+  keep_seasons: number;
 }
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
@@ -60,10 +69,12 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   updatedAt: row.updated_at,
   season: row.season,
   seasonStartedAt: row.season_started_at,
+  resetSchedule: row.reset_cron !== null && row.reset_timezone !== null ? { cron: row.reset_cron, timezone: row.reset_timezone } : null,
+  keepSeasons: row.keep_seasons,
 });
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons';
 
 export class LeaderboardStore {
   constructor(private readonly pool: Pool) {}
@@ -129,8 +140,9 @@ export class LeaderboardStore {
   /** Inserts the leaderboard unless the game already has one with that id (then undefined). */
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
-      `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
+         reset_cron, reset_timezone, keep_seasons)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         gameId,
@@ -141,6 +153,9 @@ export class LeaderboardStore {
         settings.clientReports,
         settings.minScore,
         settings.maxScore,
+        settings.resetSchedule?.cron ?? null,
+        settings.resetSchedule?.timezone ?? null,
+        settings.keepSeasons,
       ],
     );
     return rows[0] && toLeaderboard(rows[0]);
@@ -149,11 +164,31 @@ export class LeaderboardStore {
   async update(internalId: number, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
-         max_score = $7, updated_at = now()
+         max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
-      [internalId, settings.name, settings.type, settings.sortOrder, settings.clientReports, settings.minScore, settings.maxScore],
+      [
+        internalId,
+        settings.name,
+        settings.type,
+        settings.sortOrder,
+        settings.clientReports,
+        settings.minScore,
+        settings.maxScore,
+        settings.resetSchedule?.cron ?? null,
+        settings.resetSchedule?.timezone ?? null,
+        settings.keepSeasons,
+      ],
     );
     return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  /** Records that the leaderboard moved on to `season` at `startedAt` (never moves it back). */
+  async advanceSeason(internalId: number, season: number, startedAt: Date): Promise<void> {
+    await this.pool.query('UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2', [
+      internalId,
+      season,
+      startedAt,
+    ]);
   }
 
   async delete(internalId: number): Promise<void> {

@@ -24,6 +24,8 @@ export interface ClaimedChanges {
   /** What persistAck compares: every claimed player with the value claimed, then clan versions. */
   ack: string[];
   playerCount: number;
+  /** The season the claimed values belong to ('' before the board's first report set it). */
+  season: string;
 }
 
 /**
@@ -72,18 +74,19 @@ export class PersistenceMarks {
   /** The oldest marks of a board with their current values; marks stay until acked. */
   async claim(board: { internalId: number }, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
     const k = leaderboardKeys(this.prefix, board.internalId);
-    const [playerMarks, clanMarks] = await this.redis.persistClaim(
+    const [playerMarks, clanMarks, season] = await this.redis.persistClaim(
       k.dirty,
       k.scores,
       k.dirtyClans,
       k.clans,
       k.clanVersions,
       k.queued,
+      k.season,
       maxPlayers,
       maxClans,
       QUEUED_FLAG_TTL_MS,
     );
-    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 3 };
+    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 3, season };
     for (let i = 0; i < playerMarks.length; i += 3) {
       const playerId = playerMarks[i]!;
       const score = playerMarks[i + 1]!;
@@ -100,13 +103,28 @@ export class PersistenceMarks {
     return claimed;
   }
 
+  /** Keeps the board's queued flag alive while a long step of its job runs. */
+  async holdJob(board: { internalId: number }): Promise<void> {
+    await this.redis.pexpire(leaderboardKeys(this.prefix, board.internalId).queued, QUEUED_FLAG_TTL_MS);
+  }
+
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */
   async ack(board: { internalId: number }, claimed: ClaimedChanges): Promise<number> {
     const k = leaderboardKeys(this.prefix, board.internalId);
-    return this.redis.persistAck(k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, claimed.playerCount, ...claimed.ack);
+    return this.redis.persistAck(
+      k.dirty,
+      k.scores,
+      k.dirtyClans,
+      k.clanVersions,
+      k.queued,
+      k.season,
+      claimed.season,
+      claimed.playerCount,
+      ...claimed.ack,
+    );
   }
 
-  /** Changes of one board accepted but not yet written to PostgreSQL. */
+  /** Changes of one board accepted but not yet written to PostgreSQL (an ended season not yet archived counts one). */
   async pendingOf(board: { internalId: number }): Promise<number> {
     const [counts] = await this.markCounts([board.internalId]);
     return counts!;
@@ -163,8 +181,13 @@ export class PersistenceMarks {
     return Promise.all(
       ids.map(async (id) => {
         const k = leaderboardKeys(this.prefix, id);
-        const [players, clans] = await Promise.all([this.redis.zcard(k.dirty), this.redis.zcard(k.dirtyClans)]);
-        return players + clans;
+        // An ended season not yet archived counts as one change: PostgreSQL has yet to get it.
+        const [players, clans, seasons] = await Promise.all([
+          this.redis.zcard(k.dirty),
+          this.redis.zcard(k.dirtyClans),
+          this.redis.hlen(k.archives),
+        ]);
+        return players + clans + seasons;
       }),
     );
   }

@@ -1,4 +1,6 @@
+import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
+import type { SeasonStore } from '../seasons/season-store.js';
 import type { Rankings } from '../ranking/rankings.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
@@ -13,7 +15,39 @@ export class Persister {
     private readonly rankings: Rankings,
     private readonly marks: PersistenceMarks,
     private readonly scores: ScoreStore,
+    private readonly archives: SeasonStore,
+    private readonly transact: RunInTransaction,
   ) {}
+
+  /**
+   * Writes every ended season of the board that Redis still holds to PostgreSQL, oldest first, each
+   * in one transaction (a retried or concurrent job finds it written and skips it), then drops its
+   * Redis keys. The number of seasons archived.
+   */
+  async archiveEndedSeasons(board: Leaderboard): Promise<number> {
+    const pending = await this.rankings.pendingArchives(board);
+    for (const season of [...pending.keys()].sort((a, b) => a - b)) {
+      const { startedAt, endedAt } = pending.get(season)!;
+      // A large season takes a while: the job keeps its claim on the board meanwhile.
+      const holding = setInterval(() => void this.marks.holdJob(board).catch(() => undefined), 5000);
+      try {
+        await this.transact((client) =>
+          this.archives.archive(client, board, {
+            season,
+            startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
+            endedAt: new Date(endedAt),
+            settings: settingsOf(board),
+            players: this.rankings.endedRanking(board, season, 'players'),
+            clans: this.rankings.endedRanking(board, season, 'clans'),
+          }),
+        );
+      } finally {
+        clearInterval(holding);
+      }
+      await this.rankings.dropEnded(board, season);
+    }
+    return pending.size;
+  }
 
   /** The leaderboard, or undefined once deleted. */
   find(internalId: number): Promise<Leaderboard | undefined> {
@@ -33,13 +67,15 @@ export class Persister {
   /** Writes the claimed changes to PostgreSQL; the number of rows written. */
   async write(board: Leaderboard, claimed: ClaimedChanges): Promise<number> {
     const present = claimed.players.filter((player) => player.score !== '');
+    const season = claimed.season === '' ? board.season : Number(claimed.season);
     await this.scores.writeScores(
       board.internalId,
+      season,
       board.sortOrder,
       present.map((p) => p.playerId),
       present.map((p) => p.score),
     );
-    await this.scores.writeClanTotals(board.internalId, claimed.clans);
+    await this.scores.writeClanTotals(board.internalId, season, claimed.clans);
     return present.length + claimed.clans.length;
   }
 
@@ -52,4 +88,18 @@ export class Persister {
   continueLater(internalId: number): Promise<void> {
     return this.marks.requestJobs([internalId]);
   }
+}
+
+/** The settings an archive keeps beside its entries. */
+function settingsOf(board: Leaderboard) {
+  return {
+    name: board.name,
+    type: board.type,
+    sort_order: board.sortOrder,
+    client_reports: board.clientReports,
+    min_score: board.minScore,
+    max_score: board.maxScore,
+    reset_schedule: board.resetSchedule,
+    keep_seasons: board.keepSeasons,
+  };
 }

@@ -4,7 +4,8 @@ import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
-import type { Rankings, View } from './rankings.js';
+import type { AskedSeason, View } from './rankings.js';
+import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry {
   player: PlayerProfile;
@@ -55,36 +56,43 @@ export class LeaderboardReader {
     private readonly leaderboards: LeaderboardService,
     private readonly players: PlayerService,
     private readonly clans: ClanService,
-    private readonly rankings: Rankings,
+    private readonly seasons: SeasonReads,
   ) {}
 
-  async page(gameId: string, leaderboardId: string, view: View, offset: number, limit: number): Promise<Page<PlayerEntry | ClanEntry>> {
+  async page(
+    gameId: string,
+    leaderboardId: string,
+    view: View,
+    offset: number,
+    limit: number,
+    season?: AskedSeason,
+  ): Promise<Page<PlayerEntry | ClanEntry>> {
     const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
     if (view === 'clans' && leaderboard.type !== 'clan') {
       throw new ValidationError(`Leaderboard '${leaderboardId}' is not a clan leaderboard.`, undefined, 'not_a_clan_leaderboard');
     }
-    const { total, entries } = await this.rankings.page(leaderboard, view, offset, limit);
+    const { total, entries } = await this.seasons.page(leaderboard, view, offset, limit, season);
     const ids = entries.map((entry) => entry.id);
     if (view === 'clans') {
       const clans = await this.clans.getMany(gameId, ids);
       const rows = entries.flatMap((e) => {
         const clan = clans.get(e.id);
-        return clan ? [{ clan, score: Number(e.score), rank: e.rank }] : [];
+        return clan ? [{ clan: asArchivedClan(clan, e), score: Number(e.score), rank: e.rank }] : [];
       });
       return { leaderboard, view, total, entries: rows };
     }
     const nearTop = offset < RETAINED_TOP;
-    const profiles = await this.players.getMany(gameId, ids, () => nearTop);
+    const profiles = await this.players.getMany(gameId, ids, () => nearTop && season === undefined);
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
-      return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
+      return player ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank }] : [];
     });
     return { leaderboard, view, total, entries: rows };
   }
 
-  async around(gameId: string, leaderboardId: string, playerId: string, range: number): Promise<Page<PlayerEntry>> {
+  async around(gameId: string, leaderboardId: string, playerId: string, range: number, season?: AskedSeason): Promise<Page<PlayerEntry>> {
     const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
-    const found = await this.rankings.around(leaderboard, playerId, range);
+    const found = await this.seasons.around(leaderboard, playerId, range, season);
     if (!found) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
     }
@@ -97,17 +105,19 @@ export class LeaderboardReader {
     );
     const entries = found.entries.flatMap((e) => {
       const player = profiles.get(e.id);
-      return player ? [{ player, score: Number(e.score), rank: e.rank }] : [];
+      return player ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank }] : [];
     });
     return { leaderboard, view: 'players', total: found.total, entries };
   }
 
-  async clanRecord(gameId: string, leaderboardId: string, clanId: string): Promise<ClanRecord> {
+  async clanRecord(gameId: string, leaderboardId: string, clanId: string, season?: AskedSeason): Promise<ClanRecord> {
     const leaderboard = await this.clanLeaderboard(gameId, leaderboardId);
     const clan = await this.clans.get(gameId, clanId);
-    const { total, entries } = await this.rankings.scoresOf(leaderboard, 'clans', [clanId]);
+    const { total, entries, archived } = await this.seasons.scoresOf(leaderboard, 'clans', [clanId], season);
     const entry = entries[0];
-    return { leaderboard, clan, score: entry ? Number(entry.score) : 0, rank: entry?.rank ?? null, total };
+    // In an archive, a clan that scored nothing that season had no scoring member.
+    const asOfSeason = archived ? { ...clan, memberCount: entry?.archivedMemberCount ?? 0 } : clan;
+    return { leaderboard, clan: asOfSeason, score: entry ? Number(entry.score) : 0, rank: entry?.rank ?? null, total };
   }
 
   /** Members best first with global rank and rank within the clan; members without a score last. */
@@ -117,11 +127,30 @@ export class LeaderboardReader {
     clanId: string,
     offset: number,
     limit: number,
+    season?: AskedSeason,
   ): Promise<{ leaderboard: Leaderboard; clan: Clan; total: number; entries: MemberEntry[] }> {
     const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
     const clan = await this.clans.get(gameId, clanId);
+    if (season !== undefined) {
+      // An archived season lists the members who scored for the clan that season, as they ranked.
+      const archived = await this.seasons.archivedClanMembers(leaderboard, clanId, season);
+      if (archived) {
+        const pageMembers = archived.slice(offset, offset + limit);
+        const profiles = await this.players.getMany(
+          gameId,
+          pageMembers.map((m) => m.id),
+        );
+        const entries = pageMembers.flatMap((member) => {
+          const player = profiles.get(member.id);
+          return player
+            ? [{ player: asArchivedPlayer(player, member), score: Number(member.score), rank: member.rank, clanRank: member.clanRank }]
+            : [];
+        });
+        return { leaderboard, clan, total: archived.length, entries };
+      }
+    }
     const memberIds = await this.clans.memberIds(gameId, clanId);
-    const { entries: ranked } = await this.rankings.scoresOf(leaderboard, 'players', memberIds);
+    const { entries: ranked } = await this.seasons.scoresOf(leaderboard, 'players', memberIds, season);
     const better = leaderboard.sortOrder === 'asc' ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
     const members = memberIds
       .map((id, i) => ({ id, entry: ranked[i] }))
@@ -164,4 +193,14 @@ export class LeaderboardReader {
     }
     return leaderboard;
   }
+}
+
+/** A player as an archived entry shows them: live name and avatar, the clan they were in when the season ended. */
+function asArchivedPlayer(player: PlayerProfile, entry: SeasonEntry): PlayerProfile {
+  return entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
+}
+
+/** A clan as an archived entry shows it: live name, the members who scored that season. */
+function asArchivedClan(clan: Clan, entry: SeasonEntry): Clan {
+  return entry.archivedMemberCount === undefined ? clan : { ...clan, memberCount: entry.archivedMemberCount };
 }

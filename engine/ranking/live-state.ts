@@ -1,6 +1,7 @@
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
+import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from './rankings.js';
 
 /**
@@ -16,12 +17,18 @@ export class LiveState {
     private readonly rankings: Rankings,
     private readonly players: PlayerStore,
     private readonly scores: ScoreStore,
+    private readonly schedules: ResetSchedules,
   ) {}
 
   async prepare(leaderboard: Leaderboard): Promise<void> {
+    await this.schedules.restore(leaderboard);
     if (leaderboard.type === 'clan') {
       for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page);
     }
-    for await (const page of this.scores.scorePages(leaderboard.internalId)) await this.rankings.merge(leaderboard, page);
+    // The current season only: ended seasons live in their archives, and are never merged back.
+    const season = leaderboard.season;
+    for await (const page of this.scores.scorePages(leaderboard.internalId, season)) {
+      if (!(await this.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+    }
   }
 }

@@ -1,15 +1,38 @@
 import type { RedisClient } from '../redis.js';
-import { allMemberKeys, clanScriptKeys, leaderboardKeys, memberKey, reportScriptKeys, type LeaderboardKeys } from '../keys.js';
+import {
+  allMemberKeys,
+  clanScriptKeys,
+  leaderboardKeys,
+  memberKey,
+  reportScriptKeys,
+  seasonArchiveKeys,
+  type LeaderboardKeys,
+} from '../keys.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.js';
 
 /** What the ranking core needs to know of a leaderboard. */
-export interface RankedBoard {
-  internalId: number;
+export interface RankedBoard extends SeasonedBoard {
   sortOrder: SortOrder;
+}
+
+/** What a reset needs to know of a leaderboard. */
+export interface SeasonedBoard {
+  internalId: number;
   /** The current season as PostgreSQL knows it; Redis's own number wins once it has one. */
   season: number;
+  /** When PostgreSQL says the current season started (Redis's own time wins once it has one). */
+  seasonStartedAt: Date;
 }
+
+/**
+ * Which season a read asks for: undefined for the current one. The read methods answer null when
+ * Redis does not hold an asked season (it is archived in PostgreSQL, or never existed).
+ */
+export type AskedSeason = number | undefined;
+
+export type ResetOutcome =
+  { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; alreadyDone: boolean };
 
 export type View = 'players' | 'clans';
 
@@ -65,8 +88,14 @@ export class Rankings {
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
-  async scoresOf(board: RankedBoard, view: View, ids: string[]): Promise<{ total: number; entries: (RankedEntry | undefined)[] }> {
-    const reply = await this.redis.scoresOf(this.rankingKey(board, view), board.sortOrder, ...ids);
+  async scoresOf(
+    board: RankedBoard,
+    view: View,
+    ids: string[],
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
+    const reply = await this.redis.scoresOf(...this.readKeys(board, view, season), board.sortOrder, season ?? '', board.season, ...ids);
+    if (reply === -1) return null;
     const entries = ids.map((id, i) => {
       const score = String(reply[1 + 2 * i]);
       return score === '' ? undefined : { id, score, rank: Number(reply[2 + 2 * i]) };
@@ -74,14 +103,41 @@ export class Rankings {
     return { total: Number(reply[0]), entries };
   }
 
-  async page(board: RankedBoard, view: View, offset: number, limit: number): Promise<{ total: number; entries: RankedEntry[] }> {
-    const reply = await this.redis.readRange(this.rankingKey(board, view), board.sortOrder, offset, offset + limit - 1);
+  async page(
+    board: RankedBoard,
+    view: View,
+    offset: number,
+    limit: number,
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: RankedEntry[] } | null> {
+    const reply = await this.redis.readRange(
+      ...this.readKeys(board, view, season),
+      board.sortOrder,
+      offset,
+      offset + limit - 1,
+      season ?? '',
+      board.season,
+    );
+    if (reply === -1) return null;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
   }
 
   /** The player's entry with up to `range` entries above and below, or undefined without a score. */
-  async around(board: RankedBoard, playerId: string, range: number): Promise<{ total: number; entries: RankedEntry[] } | undefined> {
-    const reply = await this.redis.readAround(this.keys(board).scores, board.sortOrder, playerId, range);
+  async around(
+    board: RankedBoard,
+    playerId: string,
+    range: number,
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: RankedEntry[] } | undefined | null> {
+    const reply = await this.redis.readAround(
+      ...this.readKeys(board, 'players', season),
+      board.sortOrder,
+      playerId,
+      range,
+      season ?? '',
+      board.season,
+    );
+    if (reply === -1) return null;
     if (!reply) return undefined;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
   }
@@ -111,24 +167,117 @@ export class Rankings {
     return repaired === 1;
   }
 
-  /** Merges persisted best scores back into the live ranking (rebuild). */
-  async merge(board: RankedBoard, scores: [playerId: string, score: number][]): Promise<void> {
+  /**
+   * Merges persisted best scores of the given season back into the live ranking (rebuild). False,
+   * with nothing merged, once the board has moved on to another season.
+   */
+  async merge(board: RankedBoard, season: number, scores: [playerId: string, score: number][]): Promise<boolean> {
     await this.marks.beforeMarkingAll([board]);
+    const players = (chunk: [string, number][]) => chunk.map(([player]) => player);
     for (const chunk of chunks(scores, 2000)) {
-      await this.redis.mergeScores(
-        ...this.clanKeys(
-          board,
-          chunk.map(([player]) => player),
-        ),
+      const clanKeys = clanScriptKeys(this.keys(board));
+      const memberKeys = players(chunk).map((player) => memberKey(this.prefix, board.internalId, player));
+      const merged = await this.redis.mergeScores(
+        String(clanKeys.length + 1 + memberKeys.length),
+        ...clanKeys,
+        this.keys(board).season,
+        ...memberKeys,
         board.sortOrder,
+        season,
         ...chunk.flatMap(([player, score]) => [player, String(score)]),
       );
+      if (merged === -1) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Ends the season `expected` (the current one, as the caller believes) in one atomic step; a
+   * scheduled reset names its time, so that it runs once however many processes try.
+   */
+  async reset(board: SeasonedBoard, expected: number, scheduledFor?: number): Promise<ResetOutcome> {
+    await this.marks.beforeMarking(board);
+    const k = this.keys(board);
+    const ended = seasonArchiveKeys(this.prefix, board.internalId, expected);
+    const [status, season, needsJob, endedAt] = await this.redis.resetSeason(
+      ...clanScriptKeys(k),
+      k.dirty,
+      k.queued,
+      k.season,
+      k.seasonStarted,
+      k.archives,
+      k.lastScheduledReset,
+      ended.scores,
+      ended.clans,
+      expected,
+      board.season,
+      board.seasonStartedAt.getTime(),
+      QUEUED_FLAG_TTL_MS,
+      scheduledFor ?? '',
+    );
+    if (status === 1) return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
+    return { reset: false, season: season!, alreadyDone: status === 2 };
+  }
+
+  /** The current season as Redis holds it (PostgreSQL's number while Redis has none). */
+  async currentSeason(board: SeasonedBoard): Promise<number> {
+    return Number((await this.redis.get(this.keys(board).season)) ?? board.season);
+  }
+
+  /** When the current season started, as Redis holds it (PostgreSQL's time before the first reset). */
+  async currentSeasonStart(board: SeasonedBoard): Promise<Date> {
+    const started = await this.redis.get(this.keys(board).seasonStarted);
+    return started === null ? board.seasonStartedAt : new Date(Number(started));
+  }
+
+  /** Ranked players of an ended season still held in Redis. */
+  endedCount(board: { internalId: number }, season: number): Promise<number> {
+    return this.redis.zcard(seasonArchiveKeys(this.prefix, board.internalId, season).scores);
+  }
+
+  /** Seasons reset in Redis and not yet archived: season -> started and ended (ms). */
+  async pendingArchives(board: { internalId: number }): Promise<Map<number, { startedAt: number; endedAt: number }>> {
+    const pending = new Map<number, { startedAt: number; endedAt: number }>();
+    for (const [season, times] of Object.entries(await this.redis.hgetall(this.keys(board).archives))) {
+      const [startedAt, endedAt] = times.split(':').map(Number);
+      pending.set(Number(season), { startedAt: startedAt!, endedAt: endedAt! });
+    }
+    return pending;
+  }
+
+  /** An ended season's rankings, a page at a time in ranking order: [id, score] pairs. */
+  async *endedRanking(
+    board: { internalId: number; sortOrder: SortOrder },
+    season: number,
+    view: View,
+    pageSize = 10_000,
+  ): AsyncGenerator<[string, number][]> {
+    const key = seasonArchiveKeys(this.prefix, board.internalId, season)[view === 'clans' ? 'clans' : 'scores'];
+    for (let start = 0; ; start += pageSize) {
+      const flat =
+        board.sortOrder === 'asc'
+          ? await this.redis.zrange(key, String(start), String(start + pageSize - 1), 'WITHSCORES')
+          : await this.redis.zrevrange(key, start, start + pageSize - 1, 'WITHSCORES');
+      const page: [string, number][] = [];
+      for (let i = 0; i < flat.length; i += 2) page.push([flat[i]!, Number(flat[i + 1])]);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
     }
   }
 
-  /** Removes every key of a leaderboard (they share one slot, so one command). */
+  /** Once PostgreSQL holds an ended season: its Redis keys go. */
+  async dropEnded(board: { internalId: number }, season: number): Promise<void> {
+    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
+    await this.redis.unlink(ended.scores, ended.clans);
+    await this.redis.hdel(this.keys(board).archives, String(season));
+  }
+
+  /** Removes every key of a leaderboard, ended seasons' included (they share one slot). */
   async drop(board: { internalId: number }): Promise<void> {
-    await this.redis.unlink(...Object.values(this.keys(board)), ...this.allMemberKeys(board));
+    const ended = [...(await this.pendingArchives(board)).keys()].flatMap((season) =>
+      Object.values(seasonArchiveKeys(this.prefix, board.internalId, season)),
+    );
+    await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...this.allMemberKeys(board));
   }
 
   /** Every clan with a total on a clan leaderboard. */
@@ -155,9 +304,11 @@ export class Rankings {
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }
 
-  private rankingKey(board: RankedBoard, view: View): string {
+  /** The first keys of a read script (includes/season-ranking): live ranking, season, the asked season's ended ranking, archives. */
+  private readKeys(board: { internalId: number }, view: View, season: AskedSeason): string[] {
     const k = this.keys(board);
-    return view === 'clans' ? k.clans : k.scores;
+    const ended = seasonArchiveKeys(this.prefix, board.internalId, season ?? 0);
+    return view === 'clans' ? [k.clans, k.season, ended.clans, k.archives] : [k.scores, k.season, ended.scores, k.archives];
   }
 }
 

@@ -3,7 +3,8 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import type { Rankings } from './rankings.js';
+import type { AskedSeason, Rankings } from './rankings.js';
+import type { SeasonReads } from './season-reads.js';
 
 export interface ReportResult {
   leaderboardId: string;
@@ -30,6 +31,7 @@ export class ScoreService {
     private readonly leaderboards: LeaderboardService,
     private readonly players: PlayerService,
     private readonly rankings: Rankings,
+    private readonly seasons: SeasonReads,
     private readonly marks: PersistenceMarks,
   ) {}
 
@@ -78,14 +80,17 @@ export class ScoreService {
     return this.apply(playerId, checked);
   }
 
-  async record(gameId: string, leaderboardId: string, playerId: string): Promise<PlayerRecord> {
+  async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
     const [leaderboard, player] = await Promise.all([this.leaderboards.get(gameId, leaderboardId), this.players.get(gameId, playerId)]);
-    const { total, entries } = await this.rankings.scoresOf(leaderboard, 'players', [playerId]);
+    const { total, entries } = await this.seasons.scoresOf(leaderboard, 'players', [playerId], season);
     const entry = entries[0];
     if (!entry) {
-      throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
+      const when = season === undefined ? '' : ` in season ${season}`;
+      throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'${when}.`);
     }
-    return { leaderboard, player, score: Number(entry.score), rank: entry.rank, total };
+    // An archived record shows the clan the player was in when the season ended.
+    const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
+    return { leaderboard, player: asOfSeason, score: Number(entry.score), rank: entry.rank, total };
   }
 
   private async apply(playerId: string, pairs: [Leaderboard, number][]): Promise<ReportResult[]> {

@@ -37,10 +37,10 @@ if (cluster.isPrimary && processes > 1) {
       createRedis(config.redisUrl, { role: 'queue' }),
       config,
     );
-    const ranked = { internalId: Number(board), sortOrder: 'desc' as const, season: 1 };
+    const ranked = { internalId: Number(board), sortOrder: 'desc' as const, season: 1, seasonStartedAt: new Date() };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {
-      const { total, entries } = await rankings.scoresOf(ranked, 'players', [req.params.player_id]);
+      const { total, entries } = (await rankings.scoresOf(ranked, 'players', [req.params.player_id]))!;
       const entry = entries[0];
       res.json({ player_id: req.params.player_id, score: entry ? Number(entry.score) : null, rank: entry?.rank ?? null, total });
     });

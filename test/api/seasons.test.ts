@@ -1,6 +1,23 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { createGame, createLeaderboard, internalBoard, reportScore, secretKey, signup, type TestGame } from '../helpers/fixtures.js';
+import { seasonArchiveKeys } from '../../engine/keys.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  internalBoard,
+  joinClan,
+  reportScore,
+  reportScores,
+  scoredPlayers,
+  secretKey,
+  signup,
+  signupMany,
+  type TestGame,
+} from '../helpers/fixtures.js';
+import { waitForPersistence } from '../helpers/persistence.js';
+import { startWorker, type ServiceProcess } from '../helpers/processes.js';
 
 /**
  * The season a report counts in: its number stands beside the board's live keys in Redis and the
@@ -60,3 +77,183 @@ describe('seasons: the season a report counts in', () => {
     expect(await redis.get(keys(board).season)).to.equal('5');
   });
 });
+
+describe('seasons: reset, archive and reads of ended seasons', () => {
+  let game: TestGame;
+  let worker: ServiceProcess;
+  before(async () => {
+    worker = await startWorker();
+    game = await createGame();
+  });
+  after(async () => {
+    await worker.stop();
+  });
+
+  const reset = (leaderboard: string) => api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game));
+  let bot: { 'Api-Key': string };
+  before(async () => {
+    bot = await thirdPartyKey(game);
+  });
+  const page = (leaderboard: string, query: string) => api().get(`/api/v1/third_party/leaderboards/${leaderboard}?${query}`).set(bot);
+
+  it('when a season is reset, then the next reports count in a fresh season and the ended one reads exactly as it stood, before and after its archive', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const players = await scoredPlayers(game, leaderboard, [50, 70, 70, 10]);
+    const viewer = players[0]!;
+    const before = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+
+    const res = await reset(leaderboard).expect(200);
+    expect(res.body).to.deep.equal({ leaderboard_id: leaderboard, season: 2, archived_season: 1 });
+    const after = await reportScore(game, viewer, leaderboard, 5).expect(200);
+    expect(after.body).to.include({ season: 2, rank: 1, total: 1, best_score: 5 });
+
+    const current = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+    expect(current.body.entries.map((e: { player_id: string }) => e.player_id)).to.deep.equal([viewer.playerId]);
+    const archivedNow = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10&season=1`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+    expect(archivedNow.body).to.deep.equal(before.body);
+
+    await waitForPersistence(board);
+    const { rows } = await testStores().pool.query('SELECT season, total FROM leaderboard_seasons WHERE leaderboard_internal_id = $1', [
+      board.internalId,
+    ]);
+    expect(rows).to.deep.equal([{ season: 1, total: 4 }]);
+    expect(await testStores().redis.exists(...Object.values(seasonArchiveKeys(testStores().prefix, board.internalId, 1)))).to.equal(0);
+    const archivedLater = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10&season=1`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+    expect(archivedLater.body).to.deep.equal(before.body);
+    const paged = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=2&offset=1&season=1`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+    expect(paged.body.entries).to.deep.equal(before.body.entries.slice(1, 3));
+
+    const record = await api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/players/${viewer.playerId}?season=1`)
+      .set(secretKey(game))
+      .expect(200);
+    expect(record.body).to.include({ score: 50, rank: 3, total: 4 });
+    const liveRecord = await api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/players/${viewer.playerId}`)
+      .set(secretKey(game))
+      .expect(200);
+    expect(liveRecord.body).to.include({ score: 5, rank: 1, total: 1 });
+    const around = await api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/around_me?range=1&season=1`)
+      .set({ 'Publishable-Key': game.publishableKey, 'Anonymous-Authorization': viewer.token })
+      .expect(200);
+    expect(around.body.entries.map((e: { score: number; rank: number }) => [e.score, e.rank])).to.deep.equal([
+      [70, 1],
+      [50, 3],
+      [10, 4],
+    ]);
+  });
+
+  it('when seasons are listed, then the current one comes first with every kept season after it, on the server and third-party APIs', async () => {
+    const leaderboard = await createLeaderboard(game);
+    await scoredPlayers(game, leaderboard, [1, 2, 3]);
+    await reset(leaderboard).expect(200);
+    await scoredPlayers(game, leaderboard, [4]);
+    await reset(leaderboard).expect(200);
+    const server = await api().get(`/api/v1/server/leaderboards/${leaderboard}/seasons`).set(secretKey(game)).expect(200);
+    expect(server.body).to.include({ leaderboard_id: leaderboard, current_season: 3, total: 3, limit: 50, offset: 0 });
+    expect(
+      server.body.seasons.map((s: { season: number; total: number; ended_at: string | null }) => [s.season, s.total, s.ended_at === null]),
+    ).to.deep.equal([
+      [3, 0, true],
+      [2, 1, false],
+      [1, 3, false],
+    ]);
+    expect(server.body.seasons[1].started_at).to.equal(server.body.seasons[2].ended_at);
+    const third = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}/seasons?limit=1&offset=1`)
+      .set(await thirdPartyKey(game))
+      .expect(200);
+    expect(third.body.seasons).to.deep.equal([server.body.seasons[1]]);
+  });
+
+  it('when a season never existed, is not a positive integer, or is no longer kept, then reads answer 404 season_not_found or 400', async () => {
+    const leaderboard = await createLeaderboard(game, { keep_seasons: 1 });
+    const board = await internalBoard(game, leaderboard);
+    await scoredPlayers(game, leaderboard, [1]);
+    await reset(leaderboard).expect(200);
+    await reset(leaderboard).expect(200);
+    await waitForPersistence(board);
+    for (const season of ['1', '4', '99']) {
+      const res = await page(leaderboard, `season=${season}`).expect(404);
+      expect(res.body.error.code).to.equal('season_not_found');
+    }
+    await page(leaderboard, 'season=2').expect(200);
+    await page(leaderboard, 'season=3').expect(200);
+    for (const season of ['0', '-1', 'abc', '1.5']) {
+      const res = await page(leaderboard, `season=${season}`).expect(400);
+      expect(res.body.error.code).to.equal('validation_failed');
+    }
+  });
+
+  it('when a clan leaderboard is reset, then clan totals start over (memberships stay) and the archived standings keep totals, ranks and scoring members', async () => {
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const board = await internalBoard(game, leaderboard);
+    const [red, blue] = [await createClan(game), await createClan(game)];
+    const players = await signupMany(game, 3);
+    await joinClan(game, red, [players[0]!, players[1]!]);
+    await joinClan(game, blue, [players[2]!]);
+    await reportScores(game, leaderboard, [
+      [players[0]!, 10],
+      [players[1]!, 20],
+      [players[2]!, 25],
+    ]);
+    await reset(leaderboard).expect(200);
+    await reportScore(game, players[2]!, leaderboard, 3).expect(200);
+    const key = await thirdPartyKey(game);
+    const live = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${red}`).set(key).expect(200);
+    expect(live.body).to.include({ score: 0, rank: null, member_count: 2, total: 1 });
+    const liveBlue = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${blue}`).set(key).expect(200);
+    expect(liveBlue.body).to.include({ score: 3, rank: 1, total: 1 });
+
+    await waitForPersistence(board);
+    const archived = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${red}?season=1`).set(key).expect(200);
+    expect(archived.body).to.include({ score: 30, rank: 1, member_count: 2, total: 2 });
+    const clans = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?clan=true&season=1`).set(key).expect(200);
+    expect(clans.body.entries.map((e: { clan_id: string; score: number; rank: number }) => [e.clan_id, e.score, e.rank])).to.deep.equal([
+      [red, 30, 1],
+      [blue, 25, 2],
+    ]);
+    const members = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${red}/members?season=1`).set(key).expect(200);
+    expect(
+      members.body.entries.map((e: { player_id: string; rank: number; clan_rank: number }) => [e.player_id, e.rank, e.clan_rank]),
+    ).to.deep.equal([
+      [players[1]!.playerId, 2, 1],
+      [players[0]!.playerId, 3, 2],
+    ]);
+  });
+
+  it('when a leaderboard with archives is deleted, then its archives go with it', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    await scoredPlayers(game, leaderboard, [1, 2]);
+    await reset(leaderboard).expect(200);
+    await waitForPersistence(board);
+    await api().delete(`/api/v1/server/leaderboards/${leaderboard}`).set(secretKey(game)).expect(204);
+    const { rows } = await testStores().pool.query('SELECT count(*)::int AS n FROM season_entries WHERE leaderboard_internal_id = $1', [
+      board.internalId,
+    ]);
+    expect(rows[0].n).to.equal(0);
+  });
+});
+
+async function thirdPartyKey(game: TestGame): Promise<{ 'Api-Key': string }> {
+  const { apiKey } = await createThirdPartyKey(game);
+  return { 'Api-Key': apiKey };
+}

@@ -21,11 +21,15 @@ export const persistedScores = (board: { internalId: number }) =>
 export const persistedClanTotals = (board: { internalId: number }) =>
   rowsAsMap('SELECT clan_id AS id, score FROM clan_scores WHERE leaderboard_internal_id = $1', board.internalId);
 
-/** Changes of the leaderboard accepted but not yet written to PostgreSQL: its persistence marks. */
+/** Changes of the leaderboard accepted but not yet written to PostgreSQL: its persistence marks and ended seasons not yet archived. */
 export async function pendingOf(board: { internalId: number }): Promise<number> {
   const { redis, keys } = testStores();
-  const [players, clans] = await Promise.all([redis.zcard(keys(board).dirty), redis.zcard(keys(board).dirtyClans)]);
-  return players + clans;
+  const [players, clans, seasons] = await Promise.all([
+    redis.zcard(keys(board).dirty),
+    redis.zcard(keys(board).dirtyClans),
+    redis.hlen(keys(board).archives),
+  ]);
+  return players + clans + seasons;
 }
 
 /** Waits until every change accepted for the leaderboard has been written to PostgreSQL. */

@@ -75,8 +75,15 @@ function walk(object: Json, around: string[], container: string, facts: Facts, c
   const id = ownId(object);
   // An object about something the world does not hold (a record just created) is checked by nothing it holds.
   const about = id === undefined ? around : facts.records.has(id) ? [id, ...around] : [];
+  // A paged list's `total` counts the list's items over every page (ranked players, seasons, …):
+  // whole in view, it is the number shown.
+  const list = Object.values(object).find(Array.isArray);
+  const paged = list !== undefined && typeof object.limit === 'number' && typeof object.offset === 'number';
+  if (paged && object.offset === 0 && list.length < (object.limit as number))
+    expect(object.total, `${cell}: total of a list shown whole`).to.equal(list.length);
   for (const [field, value] of Object.entries(object)) {
     if (sentHere.has(field) || value === undefined || isObject(value) || Array.isArray(value)) continue;
+    if (paged && field === 'total') continue;
     // The nearest record the world knows this field of.
     const known = about.map((each) => facts.records.get(each)).find((record) => record && field in record);
     if (known) expect(value, `${cell}: ${field} of ${about[0]}`).to.deep.equal(known[field]);

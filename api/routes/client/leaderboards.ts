@@ -2,7 +2,7 @@ import { aroundView } from '../../views.js';
 import { leaderboardPage } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
 import { AroundMe, LeaderboardPage } from '../responses.js';
-import { leaderboardParams, object, pageQuery, wholeNumber } from '../schemas.js';
+import { leaderboardParams, object, pageQuery, season, wholeNumber } from '../schemas.js';
 
 const range = wholeNumber(1, 50, 5).description('1-50 (default 5)').example(5).example(50);
 
@@ -31,14 +31,14 @@ export const clientLeaderboardEndpoints = [
     tag: 'Game client',
     summary: "The player's entry with up to `range` entries above and below",
     description:
-      "The token's player with up to `range` entries above and below them, in rank order; 404 record_not_found while the player has no score here.",
+      "The token's player with up to `range` entries above and below them, in rank order; 404 record_not_found while the player has no score here (that season, with `season`).",
     credentials: 'gameClient',
     params: leaderboardParams,
-    query: object({ range }),
+    query: object({ range, season }),
     responses: { 200: { schema: AroundMe } },
     errors: [400, 404],
     async handler({ caller, params, query, app }) {
-      const page = await app.engine.reader.around(caller.game.id, params.leaderboard_id, caller.playerId, query.range);
+      const page = await app.engine.reader.around(caller.game.id, params.leaderboard_id, caller.playerId, query.range, query.season);
       return { status: 200, body: aroundView(app.engine.config.baseUrl, page) };
     },
   }),

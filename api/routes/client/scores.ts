@@ -2,7 +2,7 @@ import { ForbiddenError } from '../../../engine/errors.js';
 import { playerRecordView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { PlayerRecord, ReportResult } from '../responses.js';
-import { leaderboardId, leaderboardParams, object, playerId, score } from '../schemas.js';
+import { leaderboardId, leaderboardParams, object, playerId, score, season } from '../schemas.js';
 
 /** A game client reports a score; a record is read by the server or its own player. */
 export const clientScoreEndpoints = [
@@ -39,15 +39,16 @@ export const clientScoreEndpoints = [
       leaderboard_id: leaderboardId.description('The leaderboard'),
       player_id: playerId.description("The service's player id"),
     }),
+    query: object({ season }),
     responses: { 200: { schema: PlayerRecord } },
     errors: [400, 403, 404],
     // The leaderboard and the player are looked up together: whichever is missing first answers.
     notFound: ['leaderboard_not_found', 'player_not_found'],
-    async handler({ caller, params, app }) {
+    async handler({ caller, params, query, app }) {
       if (caller.playerId !== null && caller.playerId !== params.player_id) {
         throw new ForbiddenError("A player token may read only its own player's record; use the Secret-Key for others.");
       }
-      const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id);
+      const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id, query.season);
       return { status: 200, body: playerRecordView(app.engine.config.baseUrl, record) };
     },
   }),

@@ -1,10 +1,20 @@
 import Joi from 'joi';
 import { leaderboardView } from '../../views.js';
+import { seasonList } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
-import { Leaderboard, LeaderboardList } from '../responses.js';
+import { Leaderboard, LeaderboardList, SeasonList, SeasonReset } from '../responses.js';
 import { leaderboardParams, listQuery, name, nullable, object, oneOf, optional } from '../schemas.js';
 
 const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
+/** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
+const resetSchedule = nullable(
+  object({
+    cron: Joi.string().max(200).example('0 0 * * 1').description('5-field cron: minute hour day-of-month month day-of-week'),
+    timezone: Joi.string().max(64).example('Europe/Paris').description('IANA time zone, daylight saving included'),
+  }),
+)
+  .description('null (default): never reset by schedule')
+  .example({ cron: '0 0 * * 1', timezone: 'Europe/Paris' });
 const settingsBody = object({
   name: optional(name),
   type: optional(oneOf('individual', 'clan')),
@@ -12,6 +22,10 @@ const settingsBody = object({
   client_reports: optional(Joi.boolean().strict()),
   min_score: optional(bound),
   max_score: optional(bound),
+  reset_schedule: optional(resetSchedule),
+  keep_seasons: optional(
+    Joi.number().strict().integer().min(1).max(1000).example(52).description('Archived seasons kept, 1-1000 (default 52)'),
+  ),
 });
 
 /** Leaderboard management for the game server. */
@@ -23,7 +37,7 @@ export const serverLeaderboardEndpoints = [
     tag: 'Game server',
     summary: 'Create or update a leaderboard',
     description:
-      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds. 201 created, 200 updated. Changing type or sort_order once scores exist is 409 conflict.',
+      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds, no reset schedule, 52 archived seasons kept. 201 created, 200 updated. Changing type or sort_order once scores exist (archived seasons included) is 409 conflict. A bad cron expression or time zone is 400 validation_failed.',
     credentials: 'secretKey',
     params: leaderboardParams,
     body: settingsBody,
@@ -40,6 +54,8 @@ export const serverLeaderboardEndpoints = [
         ...(body.client_reports !== undefined && { clientReports: body.client_reports }),
         ...(body.min_score !== undefined && { minScore: body.min_score }),
         ...(body.max_score !== undefined && { maxScore: body.max_score }),
+        ...(body.reset_schedule !== undefined && { resetSchedule: body.reset_schedule }),
+        ...(body.keep_seasons !== undefined && { keepSeasons: body.keep_seasons }),
       });
       return { status: created ? 201 : 200, body: leaderboardView(leaderboard) };
     },
@@ -78,5 +94,41 @@ export const serverLeaderboardEndpoints = [
       await app.engine.leaderboards.delete(caller.game.id, params.leaderboard_id);
       return { status: 204 };
     },
+  }),
+
+  endpoint({
+    method: 'post',
+    path: '/api/v1/server/leaderboards/:leaderboard_id/reset',
+    operationId: 'resetLeaderboard',
+    tag: 'Game server',
+    summary: 'End the current season now and start the next one',
+    description:
+      'One instant: every report answered before it counts in the ended season, every later one in the new season, which starts empty (clan totals too; memberships stay). The ended season is archived by the worker and stays readable with `?season=N`.',
+    credentials: 'secretKey',
+    params: leaderboardParams,
+    responses: { 200: { schema: SeasonReset } },
+    // It reads no body, but a body sent anyway is still checked (400 invalid_json, 413, 415).
+    errors: [400, 404, 413, 415],
+    async handler({ caller, params, app }) {
+      const board = await app.engine.leaderboards.get(caller.game.id, params.leaderboard_id);
+      const reset = (await app.engine.seasons.reset(board))!;
+      return { status: 200, body: { leaderboard_id: board.id, season: reset.season, archived_season: reset.archivedSeason } };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/server/leaderboards/:leaderboard_id/seasons',
+    operationId: 'listSeasons',
+    tag: 'Game server',
+    summary: "A leaderboard's seasons, newest first",
+    description:
+      'The current season and every archived season still kept, newest first, with when each started and ended and its ranked players.',
+    credentials: 'secretKey',
+    params: leaderboardParams,
+    query: listQuery,
+    responses: { 200: { schema: SeasonList } },
+    errors: [400, 404],
+    handler: ({ caller, params, query, app }) => seasonList(app, caller.game.id, params.leaderboard_id, query),
   }),
 ];

@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../../engine/errors.js';
 import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
-import { leaderboardPage } from '../leaderboard-page.js';
+import { leaderboardPage, seasonList } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
-import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord } from '../responses.js';
+import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord, SeasonList } from '../responses.js';
 import {
   aliasId,
   aliasType,
@@ -11,10 +11,12 @@ import {
   leaderboardId,
   leaderboardParams,
   limit,
+  listQuery,
   object,
   offset,
   optional,
   pageQuery,
+  season,
 } from '../schemas.js';
 
 const clanParams = object({ leaderboard_id: leaderboardId.description('The leaderboard'), clan_id: clanId.description('The clan') });
@@ -58,21 +60,25 @@ export const thirdPartyEndpoints = [
         aliasType.description('e.g. steam, discord; absent: alias_id is the player id').example('steam').example('discord'),
       ),
       clan: clanFlag,
+      season,
     }),
     responses: { 200: { schema: PlayerOrClanRecord, description: 'The player record (a ClanRecord with clan=true)' } },
     errors: [400, 404],
     // The leaderboard and the player are looked up together: whichever is missing first answers.
     notFound: ['leaderboard_not_found', 'player_not_found'],
-    async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, clan }, app }) {
+    async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, clan, season }, app }) {
       const { engine } = app;
       const gameId = caller.game.id;
       const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
       if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
       if (!clan)
-        return { status: 200, body: playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId)) };
+        return {
+          status: 200,
+          body: playerRecordView(engine.config.baseUrl, await engine.scores.record(gameId, leaderboard_id, playerId, season)),
+        };
       const player = await engine.players.get(gameId, playerId);
       if (!player.clanId) throw new NotFoundError('clan_not_found', `Player '${playerId}' is not in a clan.`);
-      return { status: 200, body: clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId)) };
+      return { status: 200, body: clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId, season)) };
     },
   }),
 
@@ -86,12 +92,13 @@ export const thirdPartyEndpoints = [
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: clanParams,
+    query: object({ season }),
     responses: { 200: { schema: ClanRecord } },
     errors: [400, 404],
-    async handler({ caller, params, app }) {
+    async handler({ caller, params, query, app }) {
       return {
         status: 200,
-        body: clanRecordView(await app.engine.reader.clanRecord(caller.game.id, params.leaderboard_id, params.clan_id)),
+        body: clanRecordView(await app.engine.reader.clanRecord(caller.game.id, params.leaderboard_id, params.clan_id, query.season)),
       };
     },
   }),
@@ -107,12 +114,28 @@ export const thirdPartyEndpoints = [
     credentials: 'thirdParty',
     rateLimit: 'thirdParty',
     params: clanParams,
-    query: object({ limit, offset }),
+    query: object({ limit, offset, season }),
     responses: { 200: { schema: ClanMembers } },
     errors: [400, 404],
-    async handler({ caller, params, query: { limit, offset }, app }) {
-      const members = await app.engine.reader.clanMembers(caller.game.id, params.leaderboard_id, params.clan_id, offset, limit);
+    async handler({ caller, params, query: { limit, offset, season }, app }) {
+      const members = await app.engine.reader.clanMembers(caller.game.id, params.leaderboard_id, params.clan_id, offset, limit, season);
       return { status: 200, body: clanMembersView(app.engine.config.baseUrl, members, limit, offset) };
     },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/seasons',
+    operationId: 'listThirdPartySeasons',
+    tag: 'Third party',
+    summary: "A leaderboard's seasons, newest first",
+    description: 'The current season and every archived season still kept, newest first; read any of them with `?season=N`.',
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: leaderboardParams,
+    query: listQuery,
+    responses: { 200: { schema: SeasonList } },
+    errors: [400, 404],
+    handler: ({ caller, params, query, app }) => seasonList(app, caller.game.id, params.leaderboard_id, query),
   }),
 ];

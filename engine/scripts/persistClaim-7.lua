@@ -2,9 +2,10 @@
   Hands the persistence worker the oldest changes of one leaderboard, with their current values.
   Marks stay until persistAck confirms them, so a worker that dies mid-write loses nothing.
 
-  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued, 7 season
   ARGV: 1 maximum number of players, 2 maximum number of clans, 3 queued-flag lifetime (ms)
-  Reply: { { player, best score or '', marked at (ms), ... }, { clan, total or '', version, marked at (ms), ... } }
+  Reply: { { player, best score or '', marked at (ms), ... }, { clan, total or '', version, marked at (ms), ... },
+           the season they belong to ('' while Redis has no number: the board's first) }
 ]]
 -- A live job keeps the flag alive; if its worker dies, the flag expires and the sweeper re-queues.
 redis.call('PEXPIRE', KEYS[6], ARGV[3])
@@ -25,4 +26,4 @@ for i = 1, #marked, 2 do
   table.insert(clans, redis.call('HGET', KEYS[5], marked[i]) or '0')
   table.insert(clans, marked[i + 1])
 end
-return { players, clans }
+return { players, clans, redis.call('GET', KEYS[7]) or '' }

@@ -3,13 +3,19 @@
   claim stays, so the change arriving during the write is persisted by the next round. A clan's
   version goes with its mark: the board's clan clock keeps the next one above it.
 
-  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued
-  ARGV: 1 number of players n, then n player/score pairs, then clan/version pairs
+  A season that ended since the claim took its marks with it (its archive holds the values): the
+  marks now present are the new season's, and none of them is cleared.
+
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season
+  ARGV: 1 the season of the claim, 2 number of players n, then n player/score pairs, then clan/version pairs
   Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
 ]]
-local n = tonumber(ARGV[1])
-local last = 1 + 2 * n
-for i = 2, last, 2 do
+local n = tonumber(ARGV[2])
+local last = 2 + 2 * n
+if (redis.call('GET', KEYS[6]) or '') ~= ARGV[1] then
+  return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
+end
+for i = 3, last, 2 do
   if (redis.call('ZSCORE', KEYS[2], ARGV[i]) or '') == ARGV[i + 1] then
     redis.call('ZREM', KEYS[1], ARGV[i])
   end

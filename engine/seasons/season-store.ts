@@ -1,0 +1,258 @@
+import type { Pool, PoolClient } from '../db.js';
+import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+
+/** An archived season's summary. */
+export interface ArchivedSeason {
+  season: number;
+  startedAt: Date;
+  endedAt: Date;
+  /** Ranked players (or, for clan counts, clanTotal ranked clans) when the season ended. */
+  total: number;
+  clanTotal: number;
+}
+
+/** One archived entry: the frozen score and rank; clanId (players only) as it stood at the archive. */
+export interface ArchivedEntry {
+  id: string;
+  score: number;
+  rank: number;
+  position: number;
+  clanId: string | null;
+  /** Clans only: members who scored that season. */
+  memberCount: number;
+}
+
+/** What an archive is made of, each ranking a page at a time in ranking order (best first). */
+export interface SeasonSnapshot {
+  season: number;
+  startedAt: Date;
+  endedAt: Date;
+  settings: object;
+  players: AsyncIterable<[string, number][]>;
+  clans: AsyncIterable<[string, number][]>;
+}
+
+interface EntryRow {
+  id: string;
+  score: number;
+  rank: number;
+  position: number;
+  clan_id: string | null;
+  member_count: number;
+}
+
+const toEntry = (row: EntryRow): ArchivedEntry => ({
+  id: row.id,
+  score: row.score,
+  rank: row.rank,
+  position: row.position,
+  clanId: row.clan_id,
+  memberCount: row.member_count,
+});
+
+const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count';
+const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count';
+
+/**
+ * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
+ * entry's position and competition rank computed there by window functions; every read of an
+ * archived season is then a lookup on (leaderboard, season, position) or (leaderboard, season, id).
+ */
+export class SeasonStore {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Writes one ended season whole, or finds it already written (then false: a retried job, or
+   * another worker got there first). The leaderboard's current season moves past it, the season's
+   * working rows go, and seasons beyond `keepSeasons` are dropped, all in the same transaction.
+   */
+  async archive(
+    client: PoolClient,
+    board: { internalId: number; gameId: string; sortOrder: SortOrder; keepSeasons: number },
+    snapshot: SeasonSnapshot,
+  ): Promise<boolean> {
+    const lb = board.internalId;
+    // The leaderboard's row lock orders archives of one board: a second worker waits here, then sees the season written.
+    const locked = await client.query('SELECT 1 FROM leaderboards WHERE internal_id = $1 FOR UPDATE', [lb]);
+    if (locked.rowCount === 0) return false; // deleted meanwhile
+    const exists = await client.query('SELECT 1 FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2', [
+      lb,
+      snapshot.season,
+    ]);
+    if (exists.rowCount !== 0) return false;
+
+    await client.query('CREATE TEMP TABLE ended_players (player_id text, score float8) ON COMMIT DROP');
+    await client.query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
+    for await (const page of snapshot.players) {
+      await client.query('INSERT INTO ended_players SELECT * FROM unnest($1::text[], $2::float8[])', [
+        page.map(([id]) => id),
+        page.map(([, score]) => score),
+      ]);
+    }
+    for await (const page of snapshot.clans) {
+      await client.query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
+        page.map(([id]) => id),
+        page.map(([, score]) => score),
+      ]);
+    }
+    const [players, clans] = await Promise.all([
+      client.query<{ count: number }>('SELECT count(*)::int AS count FROM ended_players'),
+      client.query<{ count: number }>('SELECT count(*)::int AS count FROM ended_clans'),
+    ]).then((counts) => counts.map((result) => result.rows[0]!.count));
+    await client.query(
+      `INSERT INTO leaderboard_seasons (leaderboard_internal_id, season, started_at, ended_at, total, clan_total, settings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [lb, snapshot.season, snapshot.startedAt, snapshot.endedAt, players, clans, JSON.stringify(snapshot.settings)],
+    );
+    // The order of the live list: best first, ties by id as Redis orders equal scores (bytewise,
+    // descending on desc boards, where the list is read in reverse).
+    const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    await client.query(
+      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id)
+       SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
+              e.player_id, e.score, rank() OVER (ORDER BY e.score ${direction}), p.clan_id
+       FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
+      [lb, snapshot.season],
+    );
+    await client.query(
+      `INSERT INTO season_clan_entries (leaderboard_internal_id, season, position, clan_id, score, rank, member_count)
+       SELECT $1, $2, row_number() OVER (ORDER BY c.score ${direction}, c.clan_id COLLATE "C" ${direction}),
+              c.clan_id, c.score, rank() OVER (ORDER BY c.score ${direction}),
+              (SELECT count(*)::int FROM season_entries s
+               WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.clan_id = c.clan_id)
+       FROM ended_clans c`,
+      [lb, snapshot.season],
+    );
+    await client.query(`UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2`, [
+      lb,
+      snapshot.season + 1,
+      snapshot.endedAt,
+    ]);
+    await client.query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await client.query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await this.dropBeyond(lb, board.keepSeasons, client);
+    return true;
+  }
+
+  /** Keeps the newest `keep` archived seasons of a leaderboard; the number dropped. */
+  async dropBeyond(leaderboardInternalId: number, keep: number, client: Pool | PoolClient = this.pool): Promise<number> {
+    const { rowCount } = await client.query(
+      `DELETE FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season <= (
+         SELECT season FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 ORDER BY season DESC OFFSET $2 LIMIT 1)`,
+      [leaderboardInternalId, keep],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** One archived season, or undefined (never existed, not archived yet, or dropped). */
+  async find(leaderboardInternalId: number, season: number): Promise<ArchivedSeason | undefined> {
+    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE leaderboard_internal_id = $1 AND season = $2`, [
+      leaderboardInternalId,
+      season,
+    ]);
+    return rows[0] && toSeason(rows[0]);
+  }
+
+  /** A leaderboard's archived seasons, newest first. */
+  async list(leaderboardInternalId: number): Promise<ArchivedSeason[]> {
+    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE leaderboard_internal_id = $1 ORDER BY season DESC`, [
+      leaderboardInternalId,
+    ]);
+    return rows.map(toSeason);
+  }
+
+  /** A page of an archived season (positions offset+1 .. offset+limit), or undefined when it is not archived. */
+  async page(
+    leaderboardInternalId: number,
+    season: number,
+    view: 'players' | 'clans',
+    offset: number,
+    limit: number,
+  ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
+    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
+    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
+    return this.withSeason(leaderboardInternalId, season, (found) =>
+      this.pool
+        .query<EntryRow>(
+          `SELECT ${columns} FROM ${table}
+           WHERE leaderboard_internal_id = $1 AND season = $2 AND position > $3 AND position <= $3 + $4 ORDER BY position`,
+          [leaderboardInternalId, season, offset, limit],
+        )
+        .then(({ rows }) => ({ season: found, entries: rows.map(toEntry) })),
+    );
+  }
+
+  /** The archived entries of the given ids (players or clans), in the order asked (undefined: no entry). */
+  async entriesOf(
+    leaderboardInternalId: number,
+    season: number,
+    view: 'players' | 'clans',
+    ids: string[],
+  ): Promise<{ season: ArchivedSeason; entries: (ArchivedEntry | undefined)[] } | undefined> {
+    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
+    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
+    const idColumn = view === 'clans' ? 'clan_id' : 'player_id';
+    return this.withSeason(leaderboardInternalId, season, async (found) => {
+      const { rows } = await this.pool.query<EntryRow>(
+        `SELECT ${columns} FROM ${table} WHERE leaderboard_internal_id = $1 AND season = $2 AND ${idColumn} = ANY($3::text[])`,
+        [leaderboardInternalId, season, ids],
+      );
+      const byId = new Map(rows.map((row) => [row.id, toEntry(row)]));
+      return { season: found, entries: ids.map((id) => byId.get(id)) };
+    });
+  }
+
+  /** The archived entries of positions from..to (1-based, inclusive). */
+  async positions(leaderboardInternalId: number, season: number, from: number, to: number): Promise<ArchivedEntry[]> {
+    const { rows } = await this.pool.query<EntryRow>(
+      `SELECT ${PLAYER_COLUMNS} FROM season_entries
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND position BETWEEN $3 AND $4 ORDER BY position`,
+      [leaderboardInternalId, season, from, to],
+    );
+    return rows.map(toEntry);
+  }
+
+  /** The players archived in a clan that season, in the season's order, with their rank within the clan. */
+  async clanMembers(
+    leaderboardInternalId: number,
+    season: number,
+    clanId: string,
+    sortOrder: SortOrder,
+  ): Promise<{ season: ArchivedSeason; members: (ArchivedEntry & { clanRank: number })[] } | undefined> {
+    return this.withSeason(leaderboardInternalId, season, async (found) => {
+      const { rows } = await this.pool.query<EntryRow & { clan_rank: number }>(
+        `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY score ${sortOrder === 'asc' ? 'ASC' : 'DESC'})::int AS clan_rank
+         FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 ORDER BY position`,
+        [leaderboardInternalId, season, clanId],
+      );
+      return { season: found, members: rows.map((row) => ({ ...toEntry(row), clanRank: row.clan_rank })) };
+    });
+  }
+
+  private async withSeason<T>(
+    leaderboardInternalId: number,
+    season: number,
+    read: (found: ArchivedSeason) => Promise<T>,
+  ): Promise<T | undefined> {
+    const found = await this.find(leaderboardInternalId, season);
+    return found && read(found);
+  }
+}
+
+interface SeasonRow {
+  season: number;
+  started_at: Date;
+  ended_at: Date;
+  total: number;
+  clan_total: number;
+}
+
+const SEASON_SELECT = 'SELECT season, started_at, ended_at, total, clan_total FROM leaderboard_seasons';
+
+const toSeason = (row: SeasonRow): ArchivedSeason => ({
+  season: row.season,
+  startedAt: row.started_at,
+  endedAt: row.ended_at,
+  total: row.total,
+  clanTotal: row.clan_total,
+});
