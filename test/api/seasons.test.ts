@@ -15,7 +15,9 @@ import {
   signup,
   signupMany,
   type TestGame,
+  uniqueId,
 } from '../helpers/fixtures.js';
+import { nextResetAt } from '../../engine/seasons/schedule.js';
 import { waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, type ServiceProcess } from '../helpers/processes.js';
 
@@ -257,3 +259,71 @@ async function thirdPartyKey(game: TestGame): Promise<{ 'Api-Key': string }> {
   const { apiKey } = await createThirdPartyKey(game);
   return { 'Api-Key': apiKey };
 }
+
+describe('seasons: reset schedules and retention settings', () => {
+  let game: TestGame;
+  before(async () => {
+    game = await createGame();
+  });
+  const put = (leaderboard: string, body: object) =>
+    api().put(`/api/v1/server/leaderboards/${leaderboard}`).set(secretKey(game)).send(body);
+
+  it('when a weekly schedule is set, then the body shows it with keep_seasons and the next reset time, and null removes it', async () => {
+    const leaderboard = uniqueId('weekly');
+    const created = await put(leaderboard, { reset_schedule: { cron: '0 0 * * 1', timezone: 'Europe/Paris' }, keep_seasons: 10 }).expect(
+      201,
+    );
+    expect(created.body).to.include({ keep_seasons: 10 });
+    expect(created.body.reset_schedule).to.deep.equal({ cron: '0 0 * * 1', timezone: 'Europe/Paris' });
+    const next = new Date(created.body.next_reset_at);
+    expect(next.getTime())
+      .to.be.above(Date.now())
+      .and.at.most(Date.now() + 7 * 86_400_000);
+    // Midnight in Paris: 23:00 or 22:00 UTC the day before (Sunday), depending on daylight saving.
+    expect(next.getUTCDay()).to.equal(0);
+    expect([22, 23]).to.include(next.getUTCHours());
+    const removed = await put(leaderboard, { reset_schedule: null }).expect(200);
+    expect(removed.body).to.include({ reset_schedule: null, next_reset_at: null, keep_seasons: 10 });
+    const defaults = await put(uniqueId('plain'), {}).expect(201);
+    expect(defaults.body).to.include({ reset_schedule: null, next_reset_at: null, keep_seasons: 52 });
+  });
+
+  it('when the next reset is computed across a daylight-saving change, then it is the local time the cron names', () => {
+    const paris = { cron: '0 0 * * 1', timezone: 'Europe/Paris' };
+    // Paris leaves summer time on Sunday 25 October 2026: Monday midnight is 22:00 UTC before, 23:00 UTC after.
+    expect(nextResetAt(paris, new Date('2026-10-13T12:00:00Z'))?.toISOString()).to.equal('2026-10-18T22:00:00.000Z');
+    expect(nextResetAt(paris, new Date('2026-10-20T12:00:00Z'))?.toISOString()).to.equal('2026-10-25T23:00:00.000Z');
+    // New York enters summer time on Sunday 8 March 2026: 09:00 local is 14:00 UTC before, 13:00 UTC after.
+    const newYork = { cron: '0 9 * * *', timezone: 'America/New_York' };
+    expect(nextResetAt(newYork, new Date('2026-03-07T15:00:00Z'))?.toISOString()).to.equal('2026-03-08T13:00:00.000Z');
+    expect(nextResetAt(newYork, new Date('2026-03-06T15:00:00Z'))?.toISOString()).to.equal('2026-03-07T14:00:00.000Z');
+  });
+
+  it('when a schedule or retention is not valid, then the answer is 400 validation_failed and nothing changes', async () => {
+    const leaderboard = await createLeaderboard(game, { name: 'kept' });
+    const bad = [
+      { reset_schedule: { cron: '0 0 * * 1 2026', timezone: 'UTC' } },
+      { reset_schedule: { cron: '0 0 * * 1', timezone: 'Mars/Olympus' } },
+      { reset_schedule: { cron: '0 0 * * 1', timezone: '+02:00' } },
+      { reset_schedule: { cron: '61 * * * *', timezone: 'UTC' } },
+      { reset_schedule: { cron: '0 0 30 2 *', timezone: 'UTC' } },
+      { reset_schedule: { cron: '@weekly', timezone: 'UTC' } },
+      { reset_schedule: { cron: '0 0 * * 1' } },
+      { reset_schedule: '0 0 * * 1' },
+      { keep_seasons: 0 },
+      { keep_seasons: 1001 },
+      { keep_seasons: 2.5 },
+      { keep_seasons: '5' },
+    ];
+    for (const body of bad) {
+      const res = await put(leaderboard, { name: 'changed', ...body }).expect(400);
+      expect(res.body.error.code, JSON.stringify(body)).to.equal('validation_failed');
+    }
+    const listed = await api().get('/api/v1/server/leaderboards?limit=1000').set(secretKey(game)).expect(200);
+    expect(listed.body.leaderboards.find((each: { leaderboard_id: string }) => each.leaderboard_id === leaderboard)).to.include({
+      name: 'kept',
+      reset_schedule: null,
+      keep_seasons: 52,
+    });
+  });
+});
