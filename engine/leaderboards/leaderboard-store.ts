@@ -73,6 +73,19 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   keepSeasons: row.keep_seasons,
 });
 
+/** The settings' column values, in the order both insert and update name the columns. */
+const settingValues = (settings: LeaderboardSettings) => [
+  settings.name,
+  settings.type,
+  settings.sortOrder,
+  settings.clientReports,
+  settings.minScore,
+  settings.maxScore,
+  settings.resetSchedule?.cron ?? null,
+  settings.resetSchedule?.timezone ?? null,
+  settings.keepSeasons,
+];
+
 const COLUMNS =
   'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons';
 
@@ -144,19 +157,7 @@ export class LeaderboardStore {
          reset_cron, reset_timezone, keep_seasons)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [
-        gameId,
-        leaderboardId,
-        settings.name,
-        settings.type,
-        settings.sortOrder,
-        settings.clientReports,
-        settings.minScore,
-        settings.maxScore,
-        settings.resetSchedule?.cron ?? null,
-        settings.resetSchedule?.timezone ?? null,
-        settings.keepSeasons,
-      ],
+      [gameId, leaderboardId, ...settingValues(settings)],
     );
     return rows[0] && toLeaderboard(rows[0]);
   }
@@ -166,18 +167,7 @@ export class LeaderboardStore {
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
-      [
-        internalId,
-        settings.name,
-        settings.type,
-        settings.sortOrder,
-        settings.clientReports,
-        settings.minScore,
-        settings.maxScore,
-        settings.resetSchedule?.cron ?? null,
-        settings.resetSchedule?.timezone ?? null,
-        settings.keepSeasons,
-      ],
+      [internalId, ...settingValues(settings)],
     );
     return rows[0] && toLeaderboard(rows[0]);
   }
