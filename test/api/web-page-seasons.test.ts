@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, reportScores, secretKey, signupMany, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  createClan,
+  createGame,
+  createLeaderboard,
+  joinClan,
+  reportScores,
+  secretKey,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 type WebEntry = { player_id: string; rank: number; score: number; is_viewer: boolean };
 const summary = (entries: WebEntry[]) => entries.map((e) => [e.player_id, e.rank, e.score, e.is_viewer]);
@@ -13,6 +23,7 @@ describe('The web page and its entries with ?season=N', () => {
   let players: TestPlayer[];
   let viewer: TestPlayer;
   let token: string;
+  let clan: string;
 
   before(async () => {
     game = await createGame();
@@ -20,6 +31,8 @@ describe('The web page and its entries with ?season=N', () => {
     players = await signupMany(game, 4);
     viewer = players[3]!;
     token = encodeURIComponent(viewer.token);
+    clan = await createClan(game);
+    await joinClan(game, clan, [viewer, players[2]!]);
     const reset = () => api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(game)).expect(200);
     await reportScores(
       game,
@@ -53,6 +66,15 @@ describe('The web page and its entries with ?season=N', () => {
     const current = await entries('').expect(200);
     expect(summary(current.body.entries)).to.deep.equal([[players[1]!.playerId, 1, 1, false]]);
     expect((await entries('season=3').expect(200)).body).to.deep.equal(current.body);
+  });
+
+  it("when a past season's clan totals are asked for, then that season's totals with the viewer's clan marked", async () => {
+    const clans = (season: number) => entries(`view=clans&season=${season}`).expect(200);
+    const pick = (res: { body: { entries: { clan_id: string; score: number; rank: number; is_viewer: boolean }[] } }) =>
+      res.body.entries.map((e) => [e.clan_id, e.score, e.rank, e.is_viewer]);
+    expect(pick(await clans(1))).to.deep.equal([[clan, 300, 1, true]]);
+    expect(pick(await clans(2))).to.deep.equal([[clan, 9_000, 1, true]]);
+    expect(pick(await clans(3))).to.deep.equal([]);
   });
 
   it('when the season is not a positive whole number, then 400 validation_failed; when the board never had it, 404 season_not_found', async () => {
