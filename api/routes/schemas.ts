@@ -148,8 +148,11 @@ export const offset = wholeNumber(0, Number.MAX_SAFE_INTEGER, 0).description('En
 /** true/false or 1/0; documented as the words a client generator turns a boolean into. */
 export const flag = documentedAs(Joi.boolean().truthy('1').falsy('0').default(false), { type: 'boolean' });
 
+/** The highest season number a request may name (PostgreSQL keeps it in an integer). */
+export const MAX_SEASON = 2_147_483_647;
+
 /** `?season=N`: a positive season number; absent, the current season. */
-export const season = optional(whole(1, 2_147_483_647))
+export const season = optional(whole(1, MAX_SEASON))
   .description('A season (1 is the first); default: the current season')
   .example(1)
   .example(2);

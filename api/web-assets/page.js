@@ -1,7 +1,8 @@
 /* global document, window */
 /*
  * The leaderboard page's behaviour: more rows on a button or on scrolling, the viewer's row pinned
- * while it is out of view, and keyboard use of the close control. Served as a file so the page's
+ * while it is out of view, keyboard use of the close control, and the season switcher closing as a
+ * menu would (its links work without this script). Served as a file so the page's
  * Content-Security-Policy can forbid inline scripts. Names come from players: rows are built with
  * textContent only, never innerHTML.
  */
@@ -17,6 +18,7 @@
   var status = document.getElementById('status');
   var pinned = document.getElementById('pinned');
   var close = document.getElementById('close');
+  var seasons = document.getElementById('seasons');
   // The same formatting as the server's, so loaded rows read like the first ones.
   var format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
   var next = Number(data.next);
@@ -121,7 +123,10 @@
     more.textContent = 'Loading…';
     status.textContent = '';
     var url = new window.URL(data.entries, window.location.href);
-    url.search = new window.URLSearchParams({ token: data.token, view: view, offset: String(next), limit: data.limit }).toString();
+    var query = new window.URLSearchParams({ token: data.token, view: view, offset: String(next), limit: data.limit });
+    // A page of an asked season loads more of that same season, even once a reset has moved on.
+    if (data.season) query.set('season', data.season);
+    url.search = query.toString();
     window
       .fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
       .then(function (response) {
@@ -154,6 +159,21 @@
   if (more) {
     more.addEventListener('click', loadMore);
     if (endObserver) endObserver.observe(more);
+  }
+  // The season list closes on Escape (back to its button) and on a click or focus elsewhere.
+  if (seasons) {
+    var summary = seasons.querySelector('summary');
+    seasons.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && seasons.open) {
+        seasons.open = false;
+        summary.focus();
+      }
+    });
+    ['click', 'focusin'].forEach(function (type) {
+      document.addEventListener(type, function (event) {
+        if (seasons.open && !seasons.contains(event.target)) seasons.open = false;
+      });
+    });
   }
   // The close control is a link dressed as a button: let Space press it, as it would a button.
   if (close) {

@@ -3,7 +3,7 @@ import { RateLimitedError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
 import { statusOf, toAppError } from '../../middleware/errors.js';
 import type { Assets } from './assets.js';
-import { closeHref, escapeHtml, hidesCloseButton, sendHtml } from './html.js';
+import { closeHref, escapeHtml, hidesCloseButton, pageHref, sendHtml } from './html.js';
 import { closeButton, shell } from './layout.js';
 
 const PAGES: Record<number, { title: string; message: string }> = {
@@ -30,27 +30,39 @@ const PAGES: Record<number, { title: string; message: string }> = {
   },
 };
 
+/** The leaderboard exists but not the season asked for: a 404 that offers the current season instead. */
+const SEASON_NOT_FOUND = {
+  title: 'Season not found',
+  message: 'This leaderboard has no such season: it never existed, or it is no longer kept.',
+  onward: 'Show the current season',
+};
+
 /**
  * The page's errors, as pages a player can read (the API's JSON would mean nothing to them), each
  * still offering the close control so the webview never traps its player.
  */
 export function htmlErrors(assets: Assets, logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const code = statusOf(toAppError(error).code);
+    const appError = toAppError(error);
+    const code = statusOf(appError.code);
     // A malformed leaderboard id, or one that is not even valid percent-encoding, names no leaderboard.
     const status = error instanceof URIError || code === 400 ? 404 : PAGES[code] ? code : 500;
     if (status >= 500) logger.error({ err: error, reqId: res.locals.requestId }, 'web page failed');
     if (res.headersSent) return;
     if (error instanceof RateLimitedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (status === 503) res.setHeader('Retry-After', '1');
-    const { title, message } = PAGES[status]!;
+    const seasonMissing = appError.code === 'season_not_found';
+    const { title, message } = seasonMissing ? SEASON_NOT_FOUND : PAGES[status]!;
+    const onward = seasonMissing
+      ? `\n<p><a class="onward" href="${escapeHtml(pageHref(req.originalUrl, { season: null }))}">${SEASON_NOT_FOUND.onward}</a></p>`
+      : '';
     const close = hidesCloseButton(req.query.hideCloseButton) ? null : closeHref(req.originalUrl);
     const body = `<main class="message-page">
 <header class="bar">${closeButton(close)}</header>
 <section class="message">
 <p class="message-code">${status}</p>
 <h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>
+<p>${escapeHtml(message)}</p>${onward}
 </section>
 </main>`;
     sendHtml(res, status, shell({ title, css: assets.url('page.css'), icon: assets.url('favicon.svg'), body }));

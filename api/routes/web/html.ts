@@ -57,6 +57,20 @@ export function closeHref(originalUrl: string): string {
   return `?${query}${query ? '&' : ''}sdk_action=close_window`;
 }
 
+/**
+ * The page's own URL with other choices (a view, a season; null removes one): its other parameters
+ * stay, so the token and the close setting carry over. Relative, like the close control's.
+ */
+export function pageHref(originalUrl: string, choices: Record<string, string | null>): string {
+  const params = new URLSearchParams(rawQuery(originalUrl));
+  params.delete('sdk_action');
+  for (const [key, value] of Object.entries(choices)) {
+    if (value === null) params.delete(key);
+    else params.set(key, value);
+  }
+  return `?${params.toString()}`;
+}
+
 export function hidesCloseButton(value: unknown): boolean {
   return value === 'true' || value === '1';
 }

@@ -2,7 +2,7 @@ import type { Engine } from '../../../engine/engine.js';
 import { AppError } from '../../../engine/errors.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
 import type { ClanEntry, PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
-import type { View } from '../../../engine/ranking/rankings.js';
+import type { AskedSeason, View } from '../../../engine/ranking/rankings.js';
 
 import type { Viewer } from '../../middleware/auth.js';
 
@@ -26,11 +26,29 @@ export interface Rows {
   rows: Row[];
 }
 
-/** The viewer's side of the view: themself, or their clan (null when they have none). */
-async function viewerKey(engine: Engine, viewer: Viewer, view: View): Promise<string | null> {
+/**
+ * The viewer's side of the view: themself, or their clan (null when they have none). In an asked
+ * season, the clan they scored for that season (an archive keeps it) when they scored then.
+ */
+async function viewerKey(engine: Engine, viewer: Viewer, leaderboardId: string, view: View, season: AskedSeason): Promise<string | null> {
   if (view === 'players') return viewer.playerId;
+  if (season !== undefined) {
+    const own = await ownEntry(engine, viewer, leaderboardId, season);
+    if (own) return own.player.clanId;
+  }
   const profile = await engine.players.find(viewer.playerId);
   return profile?.gameId === viewer.gameId ? profile.clanId : null;
+}
+
+/** The viewer's own entry in the season; undefined while they have no score in it. */
+async function ownEntry(engine: Engine, viewer: Viewer, leaderboardId: string, season: AskedSeason): Promise<PlayerEntry | undefined> {
+  try {
+    const around = await engine.reader.around(viewer.gameId, leaderboardId, viewer.playerId, 0, season);
+    return around.entries.find((e) => e.player.id === viewer.playerId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'record_not_found') return undefined;
+    throw error;
+  }
 }
 
 function toRow(entry: PlayerEntry | ClanEntry, mine: string | null): Row {
@@ -56,25 +74,31 @@ export async function readRows(
   view: View,
   offset: number,
   limit: number,
+  season?: AskedSeason,
 ): Promise<Rows> {
   const [page, mine] = await Promise.all([
-    engine.reader.page(viewer.gameId, leaderboardId, view, offset, limit),
-    viewerKey(engine, viewer, view),
+    engine.reader.page(viewer.gameId, leaderboardId, view, offset, limit, season),
+    viewerKey(engine, viewer, leaderboardId, view, season),
   ]);
   return { leaderboard: page.leaderboard, view, total: page.total, rows: page.entries.map((e) => toRow(e, mine)) };
 }
 
-/** The viewer's own row (or their clan's), wherever it ranks; null without a score or a clan. */
-export async function readViewerRow(engine: Engine, viewer: Viewer, leaderboardId: string, view: View): Promise<Row | null> {
+/** The viewer's own row (or their clan's) in the season, wherever it ranks; null without a score or a clan. */
+export async function readViewerRow(
+  engine: Engine,
+  viewer: Viewer,
+  leaderboardId: string,
+  view: View,
+  season?: AskedSeason,
+): Promise<Row | null> {
   try {
     if (view === 'players') {
-      const around = await engine.reader.around(viewer.gameId, leaderboardId, viewer.playerId, 0);
-      const entry = around.entries.find((e) => e.player.id === viewer.playerId);
+      const entry = await ownEntry(engine, viewer, leaderboardId, season);
       return entry ? toRow(entry, viewer.playerId) : null;
     }
-    const clanId = await viewerKey(engine, viewer, view);
+    const clanId = await viewerKey(engine, viewer, leaderboardId, view, season);
     if (!clanId) return null;
-    const record = await engine.reader.clanRecord(viewer.gameId, leaderboardId, clanId);
+    const record = await engine.reader.clanRecord(viewer.gameId, leaderboardId, clanId, season);
     if (record.rank === null) return null;
     return toRow({ clan: record.clan, score: record.score, rank: record.rank }, clanId);
   } catch (error) {
