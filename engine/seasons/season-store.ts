@@ -131,6 +131,7 @@ export class SeasonStore {
     await client.query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await client.query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await this.dropBeyond(lb, board.keepSeasons, client);
+    await analyzeWhenStale(client, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
     return true;
   }
 
@@ -256,3 +257,19 @@ const toSeason = (row: SeasonRow): ArchivedSeason => ({
   total: row.total,
   clanTotal: row.clan_total,
 });
+
+/**
+ * Statistics that predate a large archive (none at all before the first one) lead the planner to
+ * find a player's entry by walking the whole season along the primary key; it keeps the unique
+ * index once they count the new rows. Refreshed here when the archive grew a table by more than a
+ * tenth (autovacuum's own threshold, which it reaches only a minute or more later); ANALYZE samples
+ * a bounded number of rows, its own transaction's included.
+ */
+async function analyzeWhenStale(client: PoolClient, added: Record<'season_entries' | 'season_clan_entries', number>): Promise<void> {
+  const { rows } = await client.query<{ relname: keyof typeof added; reltuples: number }>(
+    "SELECT relname, reltuples FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' AND pg_table_is_visible(oid)",
+    [Object.keys(added)],
+  );
+  const stale = rows.filter((row) => added[row.relname] > 0 && added[row.relname] > 0.1 * Math.max(0, row.reltuples));
+  if (stale.length > 0) await client.query(`ANALYZE ${stale.map((row) => row.relname).join(', ')}`);
+}
