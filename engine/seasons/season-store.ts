@@ -131,6 +131,7 @@ export class SeasonStore {
     await client.query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await client.query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await this.dropBeyond(lb, board.keepSeasons, client);
+    await analyzeWhenStale(client, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
     return true;
   }
 
@@ -169,17 +170,8 @@ export class SeasonStore {
     offset: number,
     limit: number,
   ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
-    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
-    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
-    return this.withSeason(leaderboardInternalId, season, (found) =>
-      this.pool
-        .query<EntryRow>(
-          `SELECT ${columns} FROM ${table}
-           WHERE leaderboard_internal_id = $1 AND season = $2 AND position > $3 AND position <= $3 + $4 ORDER BY position`,
-          [leaderboardInternalId, season, offset, limit],
-        )
-        .then(({ rows }) => ({ season: found, entries: rows.map(toEntry) })),
-    );
+    const found = await this.withEntries(view, 'position > $3 AND position <= $3 + $4', [leaderboardInternalId, season, offset, limit]);
+    return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
 
   /** The archived entries of the given ids (players or clans), in the order asked (undefined: no entry). */
@@ -189,17 +181,11 @@ export class SeasonStore {
     view: 'players' | 'clans',
     ids: string[],
   ): Promise<{ season: ArchivedSeason; entries: (ArchivedEntry | undefined)[] } | undefined> {
-    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
-    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
     const idColumn = view === 'clans' ? 'clan_id' : 'player_id';
-    return this.withSeason(leaderboardInternalId, season, async (found) => {
-      const { rows } = await this.pool.query<EntryRow>(
-        `SELECT ${columns} FROM ${table} WHERE leaderboard_internal_id = $1 AND season = $2 AND ${idColumn} = ANY($3::text[])`,
-        [leaderboardInternalId, season, ids],
-      );
-      const byId = new Map(rows.map((row) => [row.id, toEntry(row)]));
-      return { season: found, entries: ids.map((id) => byId.get(id)) };
-    });
+    const found = await this.withEntries(view, `${idColumn} = ANY($3::text[])`, [leaderboardInternalId, season, ids]);
+    if (!found) return undefined;
+    const byId = new Map(found.rows.map((row) => [row.id, toEntry(row)]));
+    return { season: found.season, entries: ids.map((id) => byId.get(id)) };
   }
 
   /** The archived entries of positions from..to (1-based, inclusive). */
@@ -229,6 +215,29 @@ export class SeasonStore {
     });
   }
 
+  /**
+   * The season's row and its entries matching `where` (on $1 leaderboard, $2 season and the
+   * parameters after them) in one round trip, undefined when the season is not archived. The
+   * entries come as one JSON array: rows repeating the season's timestamps cost twice the API CPU
+   * of two queries on a page of 100 (node-postgres parses each date), the array half of it.
+   */
+  private async withEntries(
+    view: 'players' | 'clans',
+    where: string,
+    params: unknown[],
+  ): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
+    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
+    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
+    const { rows } = await this.pool.query<SeasonRow & { entries: EntryRow[] }>(
+      `SELECT season, started_at, ended_at, total, clan_total,
+              (SELECT coalesce(json_agg(e ORDER BY e.position), '[]')
+               FROM (SELECT ${columns} FROM ${table} WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries
+       FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2`,
+      params,
+    );
+    return rows[0] && { season: toSeason(rows[0]), rows: rows[0].entries };
+  }
+
   private async withSeason<T>(
     leaderboardInternalId: number,
     season: number,
@@ -256,3 +265,19 @@ const toSeason = (row: SeasonRow): ArchivedSeason => ({
   total: row.total,
   clanTotal: row.clan_total,
 });
+
+/**
+ * Statistics that predate a large archive (none at all before the first one) lead the planner to
+ * find a player's entry by walking the whole season along the primary key; it keeps the unique
+ * index once they count the new rows. Refreshed here when the archive grew a table by more than a
+ * tenth (autovacuum's own threshold, which it reaches only a minute or more later); ANALYZE samples
+ * a bounded number of rows, its own transaction's included.
+ */
+async function analyzeWhenStale(client: PoolClient, added: Record<'season_entries' | 'season_clan_entries', number>): Promise<void> {
+  const { rows } = await client.query<{ relname: keyof typeof added; reltuples: number }>(
+    "SELECT relname, reltuples FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' AND pg_table_is_visible(oid)",
+    [Object.keys(added)],
+  );
+  const stale = rows.filter((row) => added[row.relname] > 0 && added[row.relname] > 0.1 * Math.max(0, row.reltuples));
+  if (stale.length > 0) await client.query(`ANALYZE ${stale.map((row) => row.relname).join(', ')}`);
+}

@@ -23,7 +23,8 @@ import { BOARDS_PER_GAME, MANY_GAMES, manyBoardsFigures } from './many-boards.js
 import { buildRevision, compareBuilds, databaseForRevision } from './compare.js';
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
-import type { ScenarioContext } from './scenarios.js';
+import { OPTIONAL_SCENARIOS, type ScenarioContext } from './scenarios.js';
+import { seasonFigures } from './season-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
@@ -83,37 +84,11 @@ async function main(): Promise<void> {
       results.comparison = await compareBuilds(setup, options, ctx, worker, options.compare, revision, beforeDatabaseUrl);
       await stop(worker);
     } else {
-      let worker = await startWorker(setup);
-      // The ceiling right before the service with the same process count: the machine's speed drifts.
-      for (const processes of [1, 2]) {
-        log(`Bare Express 5, ${processes} process(es)`);
-        await barePhase(setup, options, ctx, results, processes, worker, seeded.boards[BOARDS.main]!.internalId);
-        log(`Service, ${processes} API process(es), worker apart`);
-        await apiPhase(setup, options, ctx, results, processes, worker);
+      if (usualRun(options)) await usualScenarios(setup, options, ctx, results, engine, parts, redis, seeded);
+      if (options.only.includes('seasons')) {
+        log(`Seasons: reset of a ${options.players}-entry board, its archive, report_score meanwhile, archived reads vs live ones`);
+        results.seasons = await seasonFigures(setup, options, engine, parts, redis, ctx);
       }
-
-      log('Rank read in Redis: small board vs main board, same players');
-      const small = await rankReadCost(redis, parts, seeded.boards[BOARDS.small]!, options.smallBoard);
-      const large = await rankReadCost(redis, parts, seeded.boards[BOARDS.main]!, options.smallBoard);
-      results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
-      results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
-
-      log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
-      results.worker.peakRssMb = peakRssMb(worker);
-      await stop(worker);
-      results.worker.backlog = await backlogDrain(engine, parts, seeded.boards[BOARDS.main]!, options.backlog, async () => {
-        worker = await startWorker(setup, 'worker-backlog');
-      });
-      results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
-
-      results.memory.individual = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.main]!);
-      results.memory.clan = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.clans]!);
-
-      log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
-      results.manyBoards = await manyBoardsFigures(setup, options, engine, parts, redis, ctx, worker);
-      log('Avatars: 300 requests of distinct sizes vs the same 300 at one size, 10 players, cold avatar cache');
-      const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
-      results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;
   } finally {
@@ -130,6 +105,56 @@ async function main(): Promise<void> {
     redis.disconnect();
   }
   report(results);
+}
+
+/** Everything a run without --only measures (or with --only naming service scenarios): bare ceiling, service, worker, memory, many boards, avatars. */
+async function usualScenarios(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  results: BenchResults,
+  engine: Engine,
+  parts: BenchParts,
+  redis: Redis,
+  seeded: SeededGame,
+): Promise<void> {
+  let worker = await startWorker(setup);
+  // The ceiling right before the service with the same process count: the machine's speed drifts.
+  for (const processes of [1, 2]) {
+    log(`Bare Express 5, ${processes} process(es)`);
+    await barePhase(setup, options, ctx, results, processes, worker, seeded.boards[BOARDS.main]!.internalId);
+    log(`Service, ${processes} API process(es), worker apart`);
+    await apiPhase(setup, options, ctx, results, processes, worker);
+  }
+
+  log('Rank read in Redis: small board vs main board, same players');
+  const small = await rankReadCost(redis, parts, seeded.boards[BOARDS.small]!, options.smallBoard);
+  const large = await rankReadCost(redis, parts, seeded.boards[BOARDS.main]!, options.smallBoard);
+  results.rankRead.small = { ...small, rps: results.rankRead.small?.rps ?? null };
+  results.rankRead.large = { ...large, rps: results.rankRead.large?.rps ?? null };
+
+  log(`Backlog: worker stopped, ${options.backlog} distinct improvements queued, then the worker started`);
+  results.worker.peakRssMb = peakRssMb(worker);
+  await stop(worker);
+  results.worker.backlog = await backlogDrain(engine, parts, seeded.boards[BOARDS.main]!, options.backlog, async () => {
+    worker = await startWorker(setup, 'worker-backlog');
+  });
+  results.worker.peakRssMb = Math.max(results.worker.peakRssMb, peakRssMb(worker));
+
+  results.memory.individual = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.main]!);
+  results.memory.clan = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.clans]!);
+
+  log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
+  results.manyBoards = await manyBoardsFigures(setup, options, engine, parts, redis, ctx, worker);
+  log('Avatars: 300 requests of distinct sizes vs the same 300 at one size, 10 players, cold avatar cache');
+  const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
+  results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });
+  await stop(worker); // an optional scenario after this one starts its own
+}
+
+/** Without --only, or with --only naming a service scenario; --only naming optional scenarios alone runs just them. */
+function usualRun(options: BenchOptions): boolean {
+  return options.only.length === 0 || options.only.some((kind) => !(OPTIONAL_SCENARIOS as readonly string[]).includes(kind));
 }
 
 let clusterRunning = false;

@@ -1,11 +1,14 @@
-import { SERVICE_SCENARIOS } from './scenarios.js';
+import { OPTIONAL_SCENARIOS, SERVICE_SCENARIOS } from './scenarios.js';
 
 /** Command-line options of `npm run bench`; everything else is fixed so runs stay comparable. */
 export interface BenchOptions {
   quick: boolean;
   /** Run the API and the worker under --cpu-prof (profiles in .artifacts/bench/profiles/). */
   profile: boolean;
-  /** Service scenarios to run (kinds, e.g. report,record); all when empty. For profiling one path. */
+  /**
+   * Service scenarios to run (kinds, e.g. report,record); all when empty. For profiling one path.
+   * Optional scenarios (`seasons`) run only when named here; naming only them skips the usual run.
+   */
   only: string[];
   /**
    * Instead of the usual run, compare the service scenarios (1 API process) on the single Redis and on
@@ -46,7 +49,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--cluster') cluster = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       only = (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[(i += 1)] ?? '')).split(',').filter(Boolean);
-      const kinds = SERVICE_SCENARIOS.map((s) => s.kind as string);
+      const kinds = [...SERVICE_SCENARIOS.map((s) => s.kind as string), ...OPTIONAL_SCENARIOS];
       const unknown = only.filter((kind) => !kinds.includes(kind));
       if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}; the kinds are ${kinds.join(', ')}.`);
     } else if (arg === '--compare' || arg.startsWith('--compare=')) {

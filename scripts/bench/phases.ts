@@ -116,7 +116,7 @@ async function rankReadOverHttp(
 }
 
 /** A third-party key through the API (POST /api/v1/server/third_party_keys); null while that route is missing. */
-async function createThirdPartyKey(setup: ServiceSetup, ctx: ScenarioContext): Promise<string | null> {
+export async function createThirdPartyKey(setup: ServiceSetup, ctx: ScenarioContext): Promise<string | null> {
   const response = await fetch(`http://127.0.0.1:${setup.apiPort}/api/v1/server/third_party_keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'secret-key': ctx.secretKey },

@@ -4,6 +4,7 @@ import { bareFor, clusterPairs, median, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
+import { seasonRows } from './season-rows.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -26,7 +27,10 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       "processes' own CPU time per request, warm-up included) is hardly moved by that.",
     '',
   ];
-  lines.push(...(results.cluster ? clusterSection(results) : results.comparison ? comparisonSection(results) : serviceSections(results)));
+  if (results.cluster) lines.push(...clusterSection(results));
+  else if (results.comparison) lines.push(...comparisonSection(results));
+  else if (results.runs.length > 0) lines.push(...serviceSections(results)); // none when --only named optional scenarios alone
+  if (results.seasons) lines.push(...seasonsSection(results));
 
   lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
@@ -179,6 +183,29 @@ function serviceSections(results: BenchResults): string[] {
     );
   }
 
+  return lines;
+}
+
+/** --only seasons: the reset, the archive, report_score around it and archived reads against live ones. */
+function seasonsSection(results: BenchResults): string[] {
+  const figures = results.seasons!;
+  const lines = [
+    '',
+    `## Seasons: a ${num(figures.entries)}-entry board reset and archived`,
+    '',
+    "1 API process, worker apart. The reset's time is the caller's, on a kept-alive connection: the measured board's reset " +
+      'and those of copies of it (reset with no worker running, then deleted unarchived). report_score runs on the board ' +
+      'right before the reset and again right after it, while the worker archives the ended season. The reads alternate ' +
+      'between season 1 of the reset board (read from PostgreSQL) and the live main board (Redis), rounds in turn starting ' +
+      "with either; the ratio is the median of the rounds' ratios.",
+    '',
+    row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
+    row(['---', '---', '---', '---:', '---', '---']),
+  ];
+  for (const r of seasonRows(figures)) {
+    const result = r.target === undefined ? '' : r.pass === undefined ? 'n/a' : r.pass ? 'PASS' : 'FAIL';
+    lines.push(row([r.figure, r.measured, r.comparedWith, r.ratio, r.target ?? 'reported', result]));
+  }
   return lines;
 }
 

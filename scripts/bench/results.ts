@@ -5,6 +5,7 @@ import type { MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
 import type { ManyBoardsFigures } from './many-boards.js';
 import type { ComparisonResults } from './compare.js';
+import type { SeasonFigures } from './season-figures.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
@@ -29,6 +30,8 @@ export interface BenchResults {
   manyBoards?: ManyBoardsFigures;
   /** Avatar requests of distinct sizes against the same requests at one size (a cold avatar cache). */
   avatarSizes?: AvatarSizeCost;
+  /** --only seasons: a 1,000,000-entry board's reset, its archive, and the archived season's reads against live ones. */
+  seasons?: SeasonFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

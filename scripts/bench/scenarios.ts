@@ -35,6 +35,8 @@ export interface Scenario {
   players?: number;
   /** Spread over this many boards, named `<board>-<i>`, instead of the one `board`. */
   boards?: number;
+  /** Reads of this season (`season=N`) instead of the current one. */
+  season?: number;
 }
 
 export interface BuiltRequest {
@@ -54,6 +56,13 @@ export const SERVICE_SCENARIOS: Scenario[] = [
   { label: 'web page', kind: 'page', method: 'GET', board: BOARDS.main },
   { label: 'avatar', kind: 'avatar', method: 'GET', board: BOARDS.main },
 ];
+
+/**
+ * Scenarios of their own, run only when --only names them (each takes minutes): `seasons` resets a
+ * 1,000,000-entry board and measures the reset, its archive and the archived season's reads.
+ */
+export const OPTIONAL_SCENARIOS = ['seasons'] as const;
+export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_GET_LABEL = 'bare JSON GET';
 export const BARE_POST_LABEL = 'bare JSON POST';
@@ -82,6 +91,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
   const board = spread ? () => `${named}-${randomBelow(spread)}` : () => named;
   const player = () => playerId(randomBelow(range));
   const score = () => randomBelow(REPORTED_SCORE_CEILING);
+  const season = scenario.season === undefined ? '' : `season=${scenario.season}`;
   const tokens = needsTokens(scenario.kind) ? mintTokens(ctx, range) : [];
   const token = () => tokens[randomBelow(tokens.length)]!;
   const client = () => ({ 'publishable-key': ctx.publishableKey, 'anonymous-authorization': token() });
@@ -112,13 +122,13 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'record':
       return () => ({
         method: 'GET',
-        path: `/api/v1/client/leaderboards/${board()}/players/${player()}`,
+        path: `/api/v1/client/leaderboards/${board()}/players/${player()}${season && `?${season}`}`,
         headers: { 'secret-key': ctx.secretKey },
       });
     case 'third-party-page':
       return () => ({
         method: 'GET',
-        path: `/api/v1/third_party/leaderboards/${board()}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}`,
+        path: `/api/v1/third_party/leaderboards/${board()}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}${season && `&${season}`}`,
         headers: { 'api-key': ctx.apiKey ?? 'missing' },
       });
     case 'around-me':

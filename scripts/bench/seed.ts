@@ -140,6 +140,22 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
 }
 
 /**
+ * One more individual board holding the first `players` players, laid out in both stores as seed()
+ * lays out its boards (scores by COPY, the sorted set by pipelined ZADD), with scores drawn from `scoreSeed`.
+ */
+export async function seedBoard(pool: pg.Pool, redis: RedisClient, board: Leaderboard, players: number, scoreSeed: number): Promise<void> {
+  const ids = Array.from({ length: players }, (_, i) => playerId(i));
+  const scores = randomInts(scoreSeed, players, SEEDED_SCORE_CEILING);
+  const rows = (i: number) => `${board.internalId}\t${ids[i]}\t${scores[i]}\n`;
+  await Promise.all([
+    bulk(pool, (client) => copy(client, 'scores (leaderboard_internal_id, player_id, score)', players, rows)).then(() =>
+      pool.query('ANALYZE scores'),
+    ),
+    writeSortedSet(redis, leaderboardKeys(BENCH_PREFIX, board.internalId).scores, ids, scores),
+  ]);
+}
+
+/**
  * Runs bulk inserts on one connection with foreign-key triggers off (session_replication_role,
  * superuser only; skipped otherwise): the rows are generated consistent, so the per-row checks
  * would only double the time. Indexes and constraints other than foreign keys still apply.

@@ -1,6 +1,7 @@
 import { apiRun, bareFor, clusterPairs, median, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import { comparisonRows } from './compare.js';
+import { seasonRows } from './season-rows.js';
 
 export interface TargetCheck {
   target: string;
@@ -19,6 +20,8 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
   if (results.comparison) return comparisonChecks(results);
+  const seasons = results.seasons ? seasonChecks(results) : [];
+  if (results.runs.length === 0) return seasons; // --only named optional scenarios alone
   const checks: TargetCheck[] = [];
   const ratio = (label: string, processes: number, minimum: number) => {
     const run = apiRun(results, label, processes);
@@ -48,6 +51,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     ...rankReadChecks(results),
     ...manyBoardsChecks(results),
     ...avatarChecks(results),
+    ...seasons,
   );
   return checks;
 }
@@ -71,6 +75,15 @@ function manyBoardsChecks(results: BenchResults): TargetCheck[] {
     ),
     check(`API RSS <= 200 MB with ${n} leaderboards`, `${many.apiRssMb.toFixed(0)} MB`, many.apiRssMb <= 200),
   ];
+}
+
+/** --only seasons: the reset's answer, report_score during the archive, archived reads against live ones. */
+function seasonChecks(results: BenchResults): TargetCheck[] {
+  return seasonRows(results.seasons!).flatMap((row) =>
+    row.target === undefined
+      ? []
+      : [check(row.target, `${row.measured} vs ${row.comparedWith}${row.ratio && ` (${row.ratio})`}`, row.pass)],
+  );
 }
 
 /** A flood of distinct avatar sizes costs about what the same flood at one size does. */
