@@ -1,3 +1,4 @@
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { Pool, PoolClient } from '../db.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
@@ -72,34 +73,35 @@ export class SeasonStore {
     snapshot: SeasonSnapshot,
   ): Promise<boolean> {
     const lb = board.internalId;
+    const query = <R extends QueryResultRow>(text: string, values?: unknown[]) => client.query<R>(archiveStatement(text, values));
     // The leaderboard's row lock orders archives of one board: a second worker waits here, then sees the season written.
-    const locked = await client.query('SELECT 1 FROM leaderboards WHERE internal_id = $1 FOR UPDATE', [lb]);
+    const locked = await query('SELECT 1 FROM leaderboards WHERE internal_id = $1 FOR UPDATE', [lb]);
     if (locked.rowCount === 0) return false; // deleted meanwhile
-    const exists = await client.query('SELECT 1 FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2', [
+    const exists = await query('SELECT 1 FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2', [
       lb,
       snapshot.season,
     ]);
     if (exists.rowCount !== 0) return false;
 
-    await client.query('CREATE TEMP TABLE ended_players (player_id text, score float8) ON COMMIT DROP');
-    await client.query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
+    await query('CREATE TEMP TABLE ended_players (player_id text, score float8) ON COMMIT DROP');
+    await query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
     for await (const page of snapshot.players) {
-      await client.query('INSERT INTO ended_players SELECT * FROM unnest($1::text[], $2::float8[])', [
+      await query('INSERT INTO ended_players SELECT * FROM unnest($1::text[], $2::float8[])', [
         page.map(([id]) => id),
         page.map(([, score]) => score),
       ]);
     }
     for await (const page of snapshot.clans) {
-      await client.query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
+      await query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
         page.map(([id]) => id),
         page.map(([, score]) => score),
       ]);
     }
     const [players, clans] = await Promise.all([
-      client.query<{ count: number }>('SELECT count(*)::int AS count FROM ended_players'),
-      client.query<{ count: number }>('SELECT count(*)::int AS count FROM ended_clans'),
+      query<{ count: number }>('SELECT count(*)::int AS count FROM ended_players'),
+      query<{ count: number }>('SELECT count(*)::int AS count FROM ended_clans'),
     ]).then((counts) => counts.map((result) => result.rows[0]!.count));
-    await client.query(
+    await query(
       `INSERT INTO leaderboard_seasons (leaderboard_internal_id, season, started_at, ended_at, total, clan_total, settings)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [lb, snapshot.season, snapshot.startedAt, snapshot.endedAt, players, clans, JSON.stringify(snapshot.settings)],
@@ -107,14 +109,14 @@ export class SeasonStore {
     // The order of the live list: best first, ties by id as Redis orders equal scores (bytewise,
     // descending on desc boards, where the list is read in reverse).
     const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    await client.query(
+    await query(
       `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id)
        SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
               e.player_id, e.score, rank() OVER (ORDER BY e.score ${direction}), p.clan_id
        FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
       [lb, snapshot.season],
     );
-    await client.query(
+    await query(
       `INSERT INTO season_clan_entries (leaderboard_internal_id, season, position, clan_id, score, rank, member_count)
        SELECT $1, $2, row_number() OVER (ORDER BY c.score ${direction}, c.clan_id COLLATE "C" ${direction}),
               c.clan_id, c.score, rank() OVER (ORDER BY c.score ${direction}),
@@ -123,15 +125,15 @@ export class SeasonStore {
        FROM ended_clans c`,
       [lb, snapshot.season],
     );
-    await client.query(`UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2`, [
+    await query(`UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2`, [
       lb,
       snapshot.season + 1,
       snapshot.endedAt,
     ]);
-    await client.query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
-    await client.query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await this.dropBeyond(lb, board.keepSeasons, client);
-    await analyzeWhenStale(client, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
+    await analyzeWhenStale(query, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
     return true;
   }
 
@@ -273,11 +275,26 @@ const toSeason = (row: SeasonRow): ArchivedSeason => ({
  * tenth (autovacuum's own threshold, which it reaches only a minute or more later); ANALYZE samples
  * a bounded number of rows, its own transaction's included.
  */
-async function analyzeWhenStale(client: PoolClient, added: Record<'season_entries' | 'season_clan_entries', number>): Promise<void> {
-  const { rows } = await client.query<{ relname: keyof typeof added; reltuples: number }>(
+async function analyzeWhenStale(
+  query: <R extends QueryResultRow>(text: string, values?: unknown[]) => Promise<QueryResult<R>>,
+  added: Record<'season_entries' | 'season_clan_entries', number>,
+): Promise<void> {
+  const { rows } = await query<{ relname: keyof typeof added; reltuples: number }>(
     "SELECT relname, reltuples FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' AND pg_table_is_visible(oid)",
     [Object.keys(added)],
   );
   const stale = rows.filter((row) => added[row.relname] > 0 && added[row.relname] > 0.1 * Math.max(0, row.reltuples));
-  if (stale.length > 0) await client.query(`ANALYZE ${stale.map((row) => row.relname).join(', ')}`);
+  if (stale.length > 0) await query(`ANALYZE ${stale.map((row) => row.relname).join(', ')}`);
+}
+
+/**
+ * The pools fail a query after 15 s, so that a hung connection cannot hold a request; an archive's
+ * statements over a season of a million entries run longer than that on a small machine, and an
+ * archive that fails is retried from the start, forever. Its statements get their own bound.
+ */
+const ARCHIVE_STATEMENT_TIMEOUT_MS = 15 * 60_000;
+
+function archiveStatement(text: string, values?: unknown[]): QueryConfig {
+  // node-postgres reads query_timeout per query too; its types declare it on the client only.
+  return { text, values, query_timeout: ARCHIVE_STATEMENT_TIMEOUT_MS } as QueryConfig;
 }

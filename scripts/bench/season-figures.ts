@@ -17,7 +17,7 @@ import { readyzPending, timeUntilDrained } from './worker-figures.js';
 /** The board the scenario resets, and the boards whose resets only add latency samples. */
 const SEASON_BOARD = 'seasons';
 const SAMPLE_BOARD = 'reset-sample';
-const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
+const ARCHIVE_TIMEOUT_MS = 5 * 60_000;
 
 export interface SeasonFigures {
   entries: number;
@@ -106,7 +106,8 @@ export async function seasonFigures(
         : `  archive in PostgreSQL ${(archived.archiveMs / 1000).toFixed(1)} s after the reset (load ended at ${(duringLoadEndedMs / 1000).toFixed(1)} s)`,
     );
 
-    const reads = await archivedVsLive(setup, options, ctx, watched);
+    // Without its archive, season 1 would be read from Redis: nothing to compare.
+    const reads = archived.archiveMs === null ? [] : await archivedVsLive(setup, options, ctx, watched);
     return {
       entries: options.players,
       resetMs: [reset.ms, ...sampleMs],

@@ -68,6 +68,16 @@ export function seasonRows(figures: SeasonFigures): SeasonRow[] {
     },
   );
 
+  if (figures.archiveMs === null) {
+    rows.push({
+      figure: 'archived reads vs live ones',
+      measured: 'not measured: the archive did not complete',
+      comparedWith: '',
+      ratio: '',
+      target: 'archived season reads within 20% of live',
+      pass: false,
+    });
+  }
   for (const read of figures.reads) {
     const rounds = read.rounds.filter(({ archived, live }) => !archived.missing && !live.missing && live.rps > 0);
     const ratios = rounds.map(({ archived, live }) => archived.rps / live.rps);
