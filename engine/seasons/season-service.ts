@@ -70,7 +70,7 @@ export class SeasonService {
       rankings.count(board),
     ]);
     const seasons = new Map<number, SeasonSummary>();
-    for (const season of archived) seasons.set(season.season, { ...season, endedAt: season.endedAt });
+    for (const { season, startedAt, endedAt, total } of archived) seasons.set(season, { season, startedAt, endedAt, total });
     for (const [season, times] of pending) {
       if (seasons.has(season)) continue;
       seasons.set(season, {

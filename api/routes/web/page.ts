@@ -3,7 +3,7 @@ import type { Engine } from '../../../engine/engine.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
 import type { View } from '../../../engine/ranking/rankings.js';
 import { endpoint } from '../endpoint.js';
-import { documentedAs, leaderboardParams, MAX_SEASON, object, optional } from '../schemas.js';
+import { documentedAs, leaderboardParams, MAX_SEASON, object, optional, season as seasonQuery } from '../schemas.js';
 import { closeHref, hidesCloseButton, pageHref, setPageHeaders } from './html.js';
 import { renderPage, type SeasonLink } from './page-view.js';
 import { readRows, readViewerRow } from './rows.js';
@@ -13,11 +13,10 @@ const PAGE_SIZE = 50;
 
 const trueOrFalse = { type: 'string', enum: ['true', 'false', '1', '0'] };
 
-/** The season the page shows: a positive whole number asked for, else (absent or odd) undefined, the current one. */
-export function askedSeason(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return undefined;
-  const season = Number(value);
-  return season <= MAX_SEASON ? season : undefined;
+/** The season the page shows: one the API's `season` would take, else (absent or odd) undefined, the current one. */
+function askedSeason(value: unknown): number | undefined {
+  const { value: asked, error } = seasonQuery.validate(value);
+  return error ? undefined : asked;
 }
 
 /**
