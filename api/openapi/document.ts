@@ -36,11 +36,11 @@ const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
   403: 'client_reports_disabled or forbidden',
   404: 'not found (see the error code)',
   409: 'already_exists or conflict',
-  413: 'payload_too_large (over 64 KiB)',
+  413: 'payload_too_large (over 64 KiB; 128 KiB for report_scores)',
   415: 'unsupported_media_type (send JSON)',
   429: 'rate_limited; see Retry-After',
   500: 'internal',
-  503: 'unavailable: Redis or PostgreSQL unreachable; see Retry-After',
+  503: 'unavailable: Redis or PostgreSQL unreachable, or a latest or sum leaderboard being rebuilt after a Redis data loss; see Retry-After',
 };
 
 /** One tag per audience, in the order a reader meets them. */
