@@ -27,7 +27,7 @@ export interface ReportedBoard extends RankedBoard {
 export interface ReportExtras {
   /** The metadata as compact JSON; absent for none. */
   metadata?: string;
-  /** The request's Idempotency-Key record (RequestRecords): its scope's digest and the request's fingerprint. */
+  /** The request's Idempotency-Key record (RetryRecords): its scope's digest and the request's fingerprint. */
   retry?: { digest: string; fingerprint: string; ttlMs: number };
 }
 

@@ -136,8 +136,12 @@ export class ScoreService {
     scoreField: (index: number) => string,
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
-      pairs.map(([board, { score, metadata }]) =>
-        this.rankings.report(board, playerId, score, { metadata: metadata ? JSON.stringify(metadata) : undefined, retry }),
+      pairs.map(([board, { score, metadata }], i) =>
+        this.rankings.report(board, playerId, score, {
+          metadata: metadata ? JSON.stringify(metadata) : undefined,
+          // One record per pair: a batch may name a board twice, and each pair counts.
+          retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
+        }),
       ),
     );
     const needPersistence = settled.flatMap((s, i) =>

@@ -21,8 +21,12 @@ local function metadataOf(key, wanted, list, first, step)
     for i = 1, #ids do none[i] = '' end
     return none
   end
-  local found = redis.call('HMGET', key, unpack(ids))
-  for i = 1, #ids do found[i] = found[i] or '' end
+  -- In slices: unpack takes a bounded number of values, and a clan may list many members.
+  local found = {}
+  for from = 1, #ids, 1000 do
+    local slice = redis.call('HMGET', key, unpack(ids, from, math.min(from + 999, #ids)))
+    for i = 1, #slice do found[from + i - 1] = slice[i] or '' end
+  end
   return found
 end
 
