@@ -52,6 +52,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     next_reset_at: leaderboard.resetSchedule ? (nextResetAt(leaderboard.resetSchedule, new Date())?.toISOString() ?? null) : null,
     reset_schedule: leaderboard.resetSchedule,
     keep_seasons: leaderboard.keepSeasons,
+    update_strategy: leaderboard.updateStrategy,
   };
 }
 
@@ -117,6 +118,7 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<t
     score: record.score,
     rank: record.rank,
     total: record.total,
+    metadata: record.metadata,
   };
 }
 
@@ -129,6 +131,7 @@ export function playerEntryView(baseUrl: string, entry: PlayerEntry): Value<type
     clan_id: player.clanId,
     score: entry.score,
     rank: entry.rank,
+    metadata: entry.metadata,
   };
 }
 
@@ -150,6 +153,7 @@ export function memberEntryView(baseUrl: string, entry: MemberEntry): Value<type
     score: entry.score,
     rank: entry.rank,
     clan_rank: entry.clanRank,
+    metadata: entry.metadata,
   };
 }
 

@@ -41,6 +41,8 @@ export interface Config {
   /** Bearer token of the API's /metrics; unset, /metrics is not served. */
   metricsToken: string | undefined;
   minDeviceIdLength: number;
+  /** How long a report sent with an Idempotency-Key is remembered (its first answer replayed). */
+  idempotencyTtlSeconds: number;
   /** Empty a Redis that holds another dataset's keys and rebuild it, instead of refusing to start. */
   rebuildOnDatasetMismatch: boolean;
 }
@@ -119,6 +121,11 @@ const schema = Joi.object({
   MAX_CONNECTIONS: Joi.number().integer().min(0).default(0),
   METRICS_TOKEN: Joi.string().min(16).max(256),
   MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
+  IDEMPOTENCY_TTL_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(30 * 86_400)
+    .default(86_400),
   REBUILD_ON_DATASET_MISMATCH: Joi.boolean().truthy('1').falsy('0').default(false),
 }).unknown(true);
 
@@ -168,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     maxConnections: value.MAX_CONNECTIONS,
     metricsToken: value.METRICS_TOKEN,
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
+    idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
   });
 }
 

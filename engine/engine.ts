@@ -18,6 +18,7 @@ import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { Rankings } from './ranking/rankings.js';
 import { LiveState } from './ranking/live-state.js';
+import { RetryRecords } from './ranking/retries.js';
 import { ScoreService } from './ranking/score-service.js';
 import { LeaderboardReader } from './ranking/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
@@ -194,7 +195,14 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator),
       players,
       leaderboards,
-      scores: new ScoreService(leaderboards, players, rankings, seasonReads, marks),
+      scores: new ScoreService(
+        leaderboards,
+        players,
+        rankings,
+        seasonReads,
+        marks,
+        new RetryRecords(redis, config.redisKeyPrefix, config.idempotencyTtlSeconds),
+      ),
       reader: new LeaderboardReader(leaderboards, players, clans, seasonReads),
       clans,
       seasons: core.seasons,

@@ -25,10 +25,21 @@ export interface LeaderboardKeys {
   clanVersions: string;
   /** hash clan number -> clan id: memberships store the number (see memberKey). */
   clanIds: string;
-  /** string: the last clan total version given on this board (microsecond clock, strictly increasing). */
+  /**
+   * string: the last version given on this board to a clan total or a latest/sum entry (microsecond
+   * clock, strictly increasing).
+   */
   clanClock: string;
-  /** string: the current season's number; absent until the board's first report (then PostgreSQL's). */
+  /**
+   * string: the current season's number; absent until the board's first report (then PostgreSQL's).
+   * On latest and sum boards it is also the sign that Redis holds the board's entries: only the
+   * board's preparation (creation, rebuild) sets it there, and reports wait for it.
+   */
   season: string;
+  /** hash player -> metadata (compact JSON) of the kept score; players without metadata have no field. */
+  metadata: string;
+  /** hash player -> version of an unpersisted latest/sum entry; dropped once PostgreSQL has it. */
+  versions: string;
   /** string: when the current season started (ms); absent until the first reset (then PostgreSQL's). */
   seasonStarted: string;
   /** hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to PostgreSQL. */
@@ -43,6 +54,7 @@ export interface LeaderboardKeys {
 export interface SeasonArchiveKeys {
   scores: string;
   clans: string;
+  metadata: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -62,6 +74,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     clanIds: `${base}:clan-ids`,
     clanClock: `${base}:clan-clock`,
     season: `${base}:season`,
+    metadata: `${base}:metadata`,
+    versions: `${base}:versions`,
     seasonStarted: `${base}:season-started`,
     archives: `${base}:archives`,
     lastScheduledReset: `${base}:last-scheduled-reset`,
@@ -71,7 +85,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
 
 export function seasonArchiveKeys(prefix: string, internalId: number, season: number): SeasonArchiveKeys {
   const base = `${boardBase(prefix, internalId)}:s:${season}`;
-  return { scores: `${base}:scores`, clans: `${base}:clans` };
+  return { scores: `${base}:scores`, clans: `${base}:clans`, metadata: `${base}:metadata` };
 }
 
 /**
@@ -82,10 +96,40 @@ export function clanScriptKeys(k: LeaderboardKeys): string[] {
   return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
 }
 
-/** The keys of the report script for this player (engine/scripts/reportScore-11.lua). */
-export function reportScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
+/**
+ * The keys of the report script for this player (engine/scripts/reportScore-14.lua); `retry` names
+ * the request's idempotency record (absent: a key the script never touches).
+ */
+export function reportScriptKeys(prefix: string, internalId: number, playerId: string, retry = ''): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanScriptKeys(k), k.dirty, k.queued, memberKey(prefix, internalId, playerId), k.season];
+  return [
+    ...clanScriptKeys(k),
+    k.dirty,
+    k.queued,
+    memberKey(prefix, internalId, playerId),
+    k.season,
+    k.metadata,
+    k.versions,
+    boardRetryKey(prefix, internalId, retry),
+  ];
+}
+
+/**
+ * string: the first answer of one board's part of a request sent with an Idempotency-Key (its
+ * fingerprint, then the answer), written by the board's report script in the board's slot, so a
+ * report and the record of its answer are one step. `digest` names the key's scope.
+ */
+export function boardRetryKey(prefix: string, internalId: number, digest: string): string {
+  return `${boardBase(prefix, internalId)}:idem:${digest}`;
+}
+
+/**
+ * string: the fingerprint of the request first sent with an Idempotency-Key, over every board it
+ * reports to: a different request under the same key is refused before any board sees it. It
+ * spans leaderboards (a slot of its own) and is written before the boards' scripts run.
+ */
+export function requestRetryKey(prefix: string, digest: string): string {
+  return `${prefix}:idem:${digest}`;
 }
 
 /**

@@ -9,7 +9,7 @@ type ScriptArg = string | number;
 /** The engine's Lua scripts (engine/scripts/<name>[-<number of keys>].lua), typed for callers. */
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number], Context>;
+    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number] | [number], Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;

@@ -6,6 +6,8 @@ export interface Schemas {
   params?: Joi.Schema | undefined;
   query?: Joi.Schema | undefined;
   body?: Joi.Schema | undefined;
+  /** Headers the handler reads (beside credentials); the others pass unchecked. */
+  headers?: Joi.ObjectSchema | undefined;
 }
 
 export interface Validated {
@@ -15,7 +17,7 @@ export interface Validated {
 }
 
 const PREFERENCES: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
-const PARTS = ['params', 'query', 'body'] as const;
+const PARTS = ['params', 'query', 'body', 'headers'] as const;
 
 /**
  * Checks params, query and body against joi schemas and returns the converted values (Express 5
@@ -24,7 +26,10 @@ const PARTS = ['params', 'query', 'body'] as const;
  */
 export function validator(schemas: Schemas): (req: Request) => Validated {
   // Preferences are merged into each schema once, not on every request.
-  const prepared = PARTS.flatMap((part) => (schemas[part] ? [[part, schemas[part].prefs(PREFERENCES)] as const] : []));
+  const prepared = PARTS.flatMap((part) => {
+    const schema = part === 'headers' ? schemas.headers?.unknown(true) : schemas[part];
+    return schema ? [[part, schema.prefs(PREFERENCES)] as const] : [];
+  });
   return (req) => {
     const values: Validated = { params: req.params, query: req.query, body: req.body };
     let details: { field: string; message: string }[] | undefined;
@@ -36,7 +41,7 @@ export function validator(schemas: Schemas): (req: Request) => Validated {
         for (const detail of error.details) {
           details.push({ field: detail.path.join('.') || part, message: detail.message });
         }
-      } else {
+      } else if (part !== 'headers') {
         values[part] = value;
       }
     }

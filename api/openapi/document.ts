@@ -109,13 +109,14 @@ function exampleOf(schema: JsonSchema): unknown {
   return undefined;
 }
 
-function parameters(schema: Joi.Schema | undefined, where: 'path' | 'query') {
+function parameters(schema: Joi.Schema | undefined, where: 'path' | 'query' | 'header') {
   if (!schema) return [];
   const { properties = {}, required = [] } = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(properties).map(([name, { description, ...property }]) => ({
     in: where,
     required: where === 'path' || required.includes(name),
-    name,
+    // Header names are case-insensitive; the schema holds them as Node reads them, the document as they are written.
+    name: where === 'header' ? name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase()) : name,
     schema: property,
     description,
   }));
@@ -174,7 +175,7 @@ function operation(endpoint: AnyEndpoint, servedAt: ServedAt) {
     // A public operation says so ([]): no security at all would read as "not described".
     security: security.map((set) => Object.fromEntries(set.map((name) => [name, []]))),
     ...(endpoint.servedFromAppUrl && { servers: [{ url: servedAt.appUrl, description: 'APP_URL, where browsers load the web page' }] }),
-    parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
+    parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query'), ...parameters(endpoint.headers, 'header')],
     ...(requestBody
       ? {
           requestBody: {

@@ -91,6 +91,8 @@ export interface Endpoint<
   query?: Part<Q>;
   /** A function when the schema depends on the configuration (the document shows the defaults). */
   body?: Part<B> | ((config: BodyConfig) => Part<B>);
+  /** Headers the handler reads besides credentials (names in lower case), checked before it runs. */
+  headers?: Joi.ObjectSchema;
   /** The query is documented, never refused: the handler reads it leniently (the web page never fails on one). */
   lenientQuery?: boolean;
   responses: R;

@@ -39,6 +39,7 @@ function chain(
     params: endpoint.params,
     query: endpoint.lenientQuery ? undefined : endpoint.query,
     body: bodyOf(endpoint, app.engine.config),
+    headers: endpoint.headers,
   });
   const handle: RequestHandler = (req, res) => {
     const { params, query, body } = validate(req);

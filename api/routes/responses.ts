@@ -27,6 +27,10 @@ const rank = () => int().min(1).example(1);
 const total = () => int().min(0).example(240);
 const memberCount = () => int().min(0).example(12);
 const season = () => int().min(1).example(1);
+const metadata = () =>
+  nullable(Joi.object().unknown(true))
+    .example({ car: 'red', replay_id: 'r_8f2k' })
+    .description('What the score was made with, as reported with it; null for none');
 /** A leaderboard's reset schedule: request bodies and responses share it. */
 export const resetSchedule = () =>
   object({
@@ -55,8 +59,8 @@ export const ReportResult = object({
   leaderboard_id: leaderboardId(),
   player_id: playerId(),
   submitted_score: score(),
-  best_score: score(),
-  improved: bool().example(true),
+  best_score: score().description("The score the player holds after this report (by the leaderboard's update_strategy)"),
+  improved: bool().example(true).description('Whether this report changed the score held'),
   rank: rank(),
   total: total(),
   season: season().description('The season the report counted in'),
@@ -80,9 +84,14 @@ const displayName = () => str().example('Ada');
 const playerFields = () => ({ player_id: playerId(), display_name: displayName(), avatar_url: avatarUrl(), clan_id: nullable(clanId()) });
 const clanFields = () => ({ clan_id: clanId(), name: str().example('Red Foxes'), member_count: memberCount() });
 
-export const PlayerRecord = object({ leaderboard_id: leaderboardId(), ...playerFields(), score: score(), rank: rank(), total: total() }).id(
-  'PlayerRecord',
-);
+export const PlayerRecord = object({
+  leaderboard_id: leaderboardId(),
+  ...playerFields(),
+  score: score(),
+  rank: rank(),
+  total: total(),
+  metadata: metadata(),
+}).id('PlayerRecord');
 
 export const ClanRecord = object({
   leaderboard_id: leaderboardId(),
@@ -96,7 +105,7 @@ export const PlayerOrClanRecord = Joi.alternatives<Value<typeof PlayerRecord> | 
   .try(PlayerRecord, ClanRecord)
   .id('PlayerOrClanRecord');
 
-export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank() }).id('PlayerEntry');
+export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata() }).id('PlayerEntry');
 export const ClanEntry = object({ ...clanFields(), score: score(), rank: rank() }).id('ClanEntry');
 
 const paging = () => ({ total: total(), limit: int().min(1).example(50), offset: int().min(0).example(0) });
@@ -131,6 +140,7 @@ export const MemberEntry = object({
   score: nullable(score()),
   rank: nullable(rank()),
   clan_rank: nullable(rank()),
+  metadata: metadata(),
 });
 
 export const ClanMembers = object({
@@ -157,6 +167,9 @@ export const Leaderboard = object({
     .description('When the current season ends by schedule (ISO 8601 UTC); null without a schedule'),
   reset_schedule: nullable(resetSchedule()).description('Resets on a schedule; null: only when asked'),
   keep_seasons: int().min(1).max(1000).example(52).description('Archived seasons kept; older ones are deleted'),
+  update_strategy: oneOf('best', 'latest', 'sum')
+    .example('best')
+    .description('best: the best score is kept; latest: each report replaces it; sum: each report adds to it'),
 }).id('Leaderboard');
 
 export const SeasonReset = object({

@@ -166,3 +166,49 @@ export const pageQuery = object({
 });
 /** The paging of management lists (leaderboards, games, keys). */
 export const listQuery = object({ limit, offset });
+
+// ---- Score rules ----
+
+/** How a leaderboard keeps a player's score. */
+export const updateStrategy = oneOf('best', 'latest', 'sum')
+  .description('best: keep the best score (default); latest: each report replaces it; sum: each report adds to it')
+  .example('best')
+  .example('sum');
+
+/** Metadata's bounds: the UTF-8 length of its compact JSON, and how deep it nests. */
+export const MAX_METADATA_BYTES = 1024;
+export const MAX_METADATA_DEPTH = 8;
+
+/** Depth of a JSON value, stopping as soon as it passes `limit` (so a depth bomb costs nothing). */
+function depthBeyond(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  return Object.values(value).some((inner) => depthBeyond(inner, limit - 1));
+}
+
+/** A report's metadata: a JSON object of at most 1 KiB (compact), nested at most 8 levels. */
+export const metadata = Joi.object<Record<string, unknown>>()
+  .unknown(true)
+  .custom((value: Record<string, unknown>, helpers) => {
+    if (depthBeyond(value, MAX_METADATA_DEPTH)) return helpers.error('metadata.depth');
+    if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) return helpers.error('metadata.size');
+    return value;
+  })
+  .messages({
+    'object.base': 'must be a JSON object',
+    'metadata.depth': `must not nest deeper than ${MAX_METADATA_DEPTH} levels`,
+    'metadata.size': `must be at most ${MAX_METADATA_BYTES} bytes as compact JSON`,
+  })
+  .description(
+    `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels)`,
+  )
+  .example({ car: 'red', replay_id: 'r_8f2k' });
+
+/** The Idempotency-Key header: 1-128 printable ASCII characters. */
+export const idempotencyKey = Joi.string()
+  .pattern(/^[\x20-\x7e]{1,128}$/)
+  .messages({ 'string.pattern.base': 'must be 1-128 printable ASCII characters' })
+  .description(
+    'Makes a retry safe: a request repeated with the same key (per game, and per player for client reports) within 24 hours is answered with the first answer and applied once; the same key with another body is 409 conflict',
+  )
+  .example('run-2026-11-24-0042');

@@ -16,6 +16,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   maxScore: null,
   resetSchedule: null,
   keepSeasons: 52,
+  updateStrategy: 'best',
 };
 
 /**
@@ -60,7 +61,7 @@ export class LeaderboardService {
     return this.store.clanBoardsOf(gameId);
   }
 
-  /** Creates the leaderboard or updates the given settings; type and order are fixed once scored. */
+  /** Creates the leaderboard or updates the given settings; type, order and strategy are fixed once scored. */
   async put(
     gameId: string,
     leaderboardId: string,
@@ -80,15 +81,20 @@ export class LeaderboardService {
     }
 
     const settings = checked({ ...existing, ...changes });
-    const reshaped = settings.type !== existing.type || settings.sortOrder !== existing.sortOrder;
+    const reshaped =
+      settings.type !== existing.type || settings.sortOrder !== existing.sortOrder || settings.updateStrategy !== existing.updateStrategy;
     if (reshaped && (await this.hasScores(existing))) {
-      throw new ConflictError('The type and sort_order of a leaderboard cannot change once it has scores (archived seasons included).');
+      throw new ConflictError(
+        'The type, sort_order and update_strategy of a leaderboard cannot change once it has scores (archived seasons included).',
+      );
     }
     const updated = await this.store.update(existing.internalId, settings);
     if (!updated) return this.put(gameId, leaderboardId, changes); // deleted concurrently
     if (settings.type !== existing.type) {
       await this.rankings.drop(updated);
       await this.liveState.prepare(updated);
+    } else if (settings.updateStrategy !== existing.updateStrategy) {
+      await this.rankings.markPrepared(updated); // a board that has had no report yet: latest and sum wait for it
     }
     if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.seasons.schedules.set(updated);
     if (settings.keepSeasons < existing.keepSeasons) await this.seasons.archives.dropBeyond(updated.internalId, settings.keepSeasons);

@@ -3,6 +3,8 @@ import type { ResetSchedule } from '../seasons/schedule.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 export type SortOrder = 'desc' | 'asc';
+/** What a report does to the player's score: keep the better, replace it, or add to it. */
+export type UpdateStrategy = 'best' | 'latest' | 'sum';
 
 export interface Leaderboard {
   /** Internal id: names the Redis keys and score rows. */
@@ -23,6 +25,7 @@ export interface Leaderboard {
   resetSchedule: ResetSchedule | null;
   /** Archived seasons kept; older ones are dropped. */
   keepSeasons: number;
+  updateStrategy: UpdateStrategy;
 }
 
 export interface LeaderboardSettings {
@@ -34,6 +37,7 @@ export interface LeaderboardSettings {
   maxScore: number | null;
   resetSchedule: ResetSchedule | null;
   keepSeasons: number;
+  updateStrategy: UpdateStrategy;
 }
 
 interface LeaderboardRow {
@@ -53,6 +57,7 @@ interface LeaderboardRow {
   reset_cron: string | null;
   reset_timezone: string | null;
   keep_seasons: number;
+  update_strategy: UpdateStrategy;
 }
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
@@ -71,6 +76,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   seasonStartedAt: row.season_started_at,
   resetSchedule: row.reset_cron !== null && row.reset_timezone !== null ? { cron: row.reset_cron, timezone: row.reset_timezone } : null,
   keepSeasons: row.keep_seasons,
+  updateStrategy: row.update_strategy,
 });
 
 /** The settings' column values, in the order both insert and update name the columns. */
@@ -84,10 +90,11 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.resetSchedule?.cron ?? null,
   settings.resetSchedule?.timezone ?? null,
   settings.keepSeasons,
+  settings.updateStrategy,
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy';
 
 export class LeaderboardStore {
   constructor(private readonly pool: Pool) {}
@@ -154,8 +161,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         reset_cron, reset_timezone, keep_seasons, update_strategy)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -165,7 +172,8 @@ export class LeaderboardStore {
   async update(internalId: number, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
-         max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10, updated_at = now()
+         max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
+         update_strategy = $11, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

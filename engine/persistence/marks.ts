@@ -16,12 +16,15 @@ const RETOUCH_MS = 15_000;
 const BATCH = 500;
 
 export interface ClaimedChanges {
-  /** Players whose best score is claimed, with the score ('' when it left the board). */
-  players: { playerId: string; score: string }[];
+  /**
+   * Players whose score is claimed, with the score ('' when it left the board), its version ('' on
+   * best boards) and its metadata as JSON ('' for none).
+   */
+  players: { playerId: string; score: string; version: string; metadata: string }[];
   clans: { clanId: string; total: string; version: string }[];
   /** When each claimed change was first marked (ms), for the lag figure. */
   markedAt: number[];
-  /** What persistAck compares: every claimed player with the value claimed, then clan versions. */
+  /** What persistAck compares: every claimed player with the value and version claimed, then clan versions. */
   ack: string[];
   playerCount: number;
   /** The season the claimed values belong to ('' before the board's first report set it). */
@@ -82,17 +85,18 @@ export class PersistenceMarks {
       k.clanVersions,
       k.queued,
       k.season,
+      k.metadata,
+      k.versions,
       maxPlayers,
       maxClans,
       QUEUED_FLAG_TTL_MS,
     );
-    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 3, season };
-    for (let i = 0; i < playerMarks.length; i += 3) {
-      const playerId = playerMarks[i]!;
-      const score = playerMarks[i + 1]!;
-      claimed.players.push({ playerId, score });
-      claimed.markedAt.push(Number(playerMarks[i + 2]));
-      claimed.ack.push(playerId, score);
+    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 5, season };
+    for (let i = 0; i < playerMarks.length; i += 5) {
+      const [playerId, score, markedAt, version, metadata] = playerMarks.slice(i, i + 5) as [string, string, string, string, string];
+      claimed.players.push({ playerId, score, version, metadata });
+      claimed.markedAt.push(Number(markedAt));
+      claimed.ack.push(playerId, score, version);
     }
     for (let i = 0; i < clanMarks.length; i += 4) {
       const clan = { clanId: clanMarks[i]!, total: clanMarks[i + 1]!, version: clanMarks[i + 2]! };
@@ -118,6 +122,7 @@ export class PersistenceMarks {
       k.clanVersions,
       k.queued,
       k.season,
+      k.versions,
       claimed.season,
       claimed.playerCount,
       ...claimed.ack,

@@ -37,8 +37,8 @@ export class Persister {
             startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
             endedAt: new Date(endedAt),
             settings: settingsOf(board),
-            players: this.rankings.endedRanking(board, season, 'players'),
-            clans: this.rankings.endedRanking(board, season, 'clans'),
+            players: this.rankings.endedPlayers(board, season),
+            clans: this.rankings.endedClans(board, season),
           }),
         );
       } finally {
@@ -68,13 +68,7 @@ export class Persister {
   async write(board: Leaderboard, claimed: ClaimedChanges): Promise<number> {
     const present = claimed.players.filter((player) => player.score !== '');
     const season = claimed.season === '' ? board.season : Number(claimed.season);
-    await this.scores.writeScores(
-      board.internalId,
-      season,
-      board.sortOrder,
-      present.map((p) => p.playerId),
-      present.map((p) => p.score),
-    );
+    await this.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
     await this.scores.writeClanTotals(board.internalId, season, claimed.clans);
     return present.length + claimed.clans.length;
   }
@@ -101,5 +95,6 @@ function settingsOf(board: Leaderboard) {
     max_score: board.maxScore,
     reset_schedule: board.resetSchedule,
     keep_seasons: board.keepSeasons,
+    update_strategy: board.updateStrategy,
   };
 }

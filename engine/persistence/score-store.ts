@@ -1,26 +1,50 @@
 import type { Queryable } from '../db.js';
-import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+import type { SortOrder, UpdateStrategy } from '../leaderboards/leaderboard-store.js';
+
+/** One persisted entry: its score, metadata (JSON, '' for none) and version ('' on best boards). */
+export interface StoredScore {
+  playerId: string;
+  score: string;
+  metadata: string;
+  version: string;
+}
 
 /**
- * Persisted best scores and clan totals of each leaderboard's current season (an ended season's rows
- * go once it is archived). Writes are multi-row upserts that are harmless to replay: a best score
- * only ever moves the better way (GREATEST, or LEAST when lower is better), and a clan total only
- * replaces one with an older version.
+ * Persisted scores and clan totals of each leaderboard's current season (an ended season's rows go
+ * once it is archived). Writes are multi-row upserts that are harmless to replay and to run in any
+ * order: a best score only ever moves the better way (GREATEST, or LEAST when lower is better), a
+ * latest or sum score and a clan total only replace one with an older version.
  */
 export class ScoreStore {
   constructor(private readonly db: Queryable) {}
 
-  async writeScores(leaderboardInternalId: number, season: number, order: SortOrder, players: string[], scores: string[]): Promise<void> {
-    if (players.length === 0) return;
-    const better = order === 'asc' ? 'LEAST' : 'GREATEST';
-    const improves = order === 'asc' ? '>' : '<';
+  async writeScores(
+    leaderboardInternalId: number,
+    season: number,
+    rule: { order: SortOrder; strategy: UpdateStrategy },
+    entries: StoredScore[],
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    // A best score's metadata changes only with the score, so it follows the same condition.
+    const replaces =
+      rule.strategy === 'best'
+        ? `score = EXCLUDED.score, metadata = EXCLUDED.metadata, updated_at = now()
+           WHERE scores.score ${rule.order === 'asc' ? '>' : '<'} EXCLUDED.score`
+        : `score = EXCLUDED.score, metadata = EXCLUDED.metadata, version = EXCLUDED.version, updated_at = now()
+           WHERE scores.version < EXCLUDED.version`;
     await this.db.query(
-      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score)
-       SELECT $1, $2, u.player_id, u.score FROM unnest($3::text[], $4::float8[]) AS u (player_id, score)
-       ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE
-         SET score = ${better}(scores.score, EXCLUDED.score), updated_at = now()
-         WHERE scores.score ${improves} EXCLUDED.score`,
-      [leaderboardInternalId, season, players, scores],
+      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version)
+       SELECT $1, $2, u.player_id, u.score, u.metadata::json, u.version
+       FROM unnest($3::text[], $4::float8[], $5::text[], $6::bigint[]) AS u (player_id, score, metadata, version)
+       ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE SET ${replaces}`,
+      [
+        leaderboardInternalId,
+        season,
+        entries.map((e) => e.playerId),
+        entries.map((e) => e.score),
+        entries.map((e) => e.metadata || null),
+        entries.map((e) => e.version || '0'),
+      ],
     );
   }
 
@@ -50,18 +74,25 @@ export class ScoreStore {
     }
   }
 
-  /** A season's persisted best scores, player -> score, a page at a time in player order. */
-  async *scorePages(leaderboardInternalId: number, season: number, pageSize = 10_000): AsyncGenerator<[string, number][]> {
+  /** A season's persisted scores with their metadata (JSON, '' for none), a page at a time in player order. */
+  async *scorePages(leaderboardInternalId: number, season: number, pageSize = 10_000): AsyncGenerator<PersistedScore[]> {
     let after = '';
     for (;;) {
-      const { rows } = await this.db.query<{ player_id: string; score: number }>(
-        `SELECT player_id, score FROM scores WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3
-         ORDER BY player_id LIMIT $4`,
+      const { rows } = await this.db.query<{ player_id: string; score: number; metadata: string | null }>(
+        `SELECT player_id, score, metadata::text AS metadata FROM scores
+         WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3 ORDER BY player_id LIMIT $4`,
         [leaderboardInternalId, season, after, pageSize],
       );
       if (rows.length === 0) return;
-      yield rows.map((row) => [row.player_id, row.score]);
+      yield rows.map((row) => ({ playerId: row.player_id, score: row.score, metadata: row.metadata ?? '' }));
       after = rows[rows.length - 1]!.player_id;
     }
   }
+}
+
+export interface PersistedScore {
+  playerId: string;
+  score: number;
+  /** Compact JSON, '' for none. */
+  metadata: string;
 }

@@ -4,13 +4,14 @@ import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
-import type { AskedSeason, View } from './rankings.js';
+import { parseMetadata, type AskedSeason, type View } from './rankings.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry {
   player: PlayerProfile;
   score: number;
   rank: number;
+  metadata: object | null;
 }
 
 export interface ClanEntry {
@@ -39,6 +40,7 @@ export interface MemberEntry {
   score: number | null;
   rank: number | null;
   clanRank: number | null;
+  metadata: object | null;
 }
 
 /**
@@ -85,7 +87,9 @@ export class LeaderboardReader {
     const profiles = await this.players.getMany(gameId, ids, () => nearTop && season === undefined);
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
-      return player ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank }] : [];
+      return player
+        ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank, metadata: parseMetadata(e.metadata) }]
+        : [];
     });
     return { leaderboard, view, total, entries: rows };
   }
@@ -105,7 +109,9 @@ export class LeaderboardReader {
     );
     const entries = found.entries.flatMap((e) => {
       const player = profiles.get(e.id);
-      return player ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank }] : [];
+      return player
+        ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank, metadata: parseMetadata(e.metadata) }]
+        : [];
     });
     return { leaderboard, view: 'players', total: found.total, entries };
   }
@@ -143,7 +149,15 @@ export class LeaderboardReader {
         const entries = pageMembers.flatMap((member) => {
           const player = profiles.get(member.id);
           return player
-            ? [{ player: asArchivedPlayer(player, member), score: Number(member.score), rank: member.rank, clanRank: member.clanRank }]
+            ? [
+                {
+                  player: asArchivedPlayer(player, member),
+                  score: Number(member.score),
+                  rank: member.rank,
+                  clanRank: member.clanRank,
+                  metadata: parseMetadata(member.metadata),
+                },
+              ]
             : [];
         });
         return { leaderboard, clan, total: archived.length, entries };
@@ -180,6 +194,7 @@ export class LeaderboardReader {
           score: member.entry ? Number(member.entry.score) : null,
           rank: member.entry?.rank ?? null,
           clanRank: clanRanks[offset + i] ?? null,
+          metadata: member.entry ? parseMetadata(member.entry.metadata) : null,
         },
       ];
     });

@@ -6,11 +6,13 @@ import type { Rankings } from './rankings.js';
 
 /**
  * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
- * leaderboards) and then every persisted best score, merged without lowering anything reported
- * since. Used for new leaderboards and by the rebuild (engine/rebuild.ts).
- * Atomic per chunk (one script, one slot), not as a whole: reports may land between chunks, and
- * that is safe because every step keeps the better score (ZADD GT/LT) and moves clan totals by
- * exact differences, the same way a report does.
+ * leaderboards) and then every persisted score, merged without losing anything reported since.
+ * Used for new leaderboards and by the rebuild (engine/rebuild.ts).
+ * Atomic per chunk (one script, one slot), not as a whole: on best boards reports may land between
+ * chunks, and that is safe because every step keeps the better score (ZADD GT/LT) and moves clan
+ * totals by exact differences, the same way a report does. Latest and sum boards refuse reports
+ * until the merge is complete (a sum reported onto a missing entry would start from nothing); the
+ * season number, set last, opens them.
  */
 export class LiveState {
   constructor(
@@ -30,5 +32,6 @@ export class LiveState {
     for await (const page of this.scores.scorePages(leaderboard.internalId, season)) {
       if (!(await this.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
     }
+    await this.rankings.markPrepared(leaderboard);
   }
 }

@@ -1,3 +1,4 @@
+import { ConflictError, UnavailableError, ValidationError, type AppError } from '../errors.js';
 import type { RedisClient } from '../redis.js';
 import {
   allMemberKeys,
@@ -8,13 +9,34 @@ import {
   seasonArchiveKeys,
   type LeaderboardKeys,
 } from '../keys.js';
-import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+import type { SortOrder, UpdateStrategy } from '../leaderboards/leaderboard-store.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.js';
+import type { PersistedScore } from '../persistence/score-store.js';
 
 /** What the ranking core needs to know of a leaderboard. */
 export interface RankedBoard extends SeasonedBoard {
   sortOrder: SortOrder;
 }
+
+/** What a report needs to know of a leaderboard. */
+export interface ReportedBoard extends RankedBoard {
+  updateStrategy: UpdateStrategy;
+}
+
+/** What a report carries besides its score. */
+export interface ReportExtras {
+  /** The metadata as compact JSON; absent for none. */
+  metadata?: string;
+  /** The request's Idempotency-Key record (RequestRecords): its scope's digest and the request's fingerprint. */
+  retry?: { digest: string; fingerprint: string; ttlMs: number };
+}
+
+/** Why the report script applied nothing, by its reason code. */
+const REFUSALS: Record<number, () => AppError> = {
+  1: () => new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.'),
+  2: () => new ConflictError('This Idempotency-Key was used with another request.'),
+  3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
+};
 
 /** What a reset needs to know of a leaderboard. */
 export interface SeasonedBoard {
@@ -41,10 +63,19 @@ export interface RankedEntry {
   /** Exactly as Redis stores it; parseFloat gives back the very double. */
   score: string;
   rank: number;
+  /** The score's metadata as JSON, '' for none (always '' for clans). */
+  metadata: string;
+}
+
+/** An entry's metadata as read ('' for none). */
+export function parseMetadata(json: string): object | null {
+  return json === '' ? null : (JSON.parse(json) as object);
 }
 
 export interface ReportOutcome {
+  /** The score the player holds after the report. */
   best: string;
+  /** Whether the report changed it. */
   improved: boolean;
   rank: number;
   total: number;
@@ -73,17 +104,25 @@ export class Rankings {
     return allMemberKeys(this.prefix, board.internalId);
   }
 
-  async report(board: RankedBoard, playerId: string, score: number): Promise<ReportOutcome> {
+  /** Applies a report by the board's rule; nothing is applied when it throws (see REFUSALS). */
+  async report(board: ReportedBoard, playerId: string, score: number, extras: ReportExtras = {}): Promise<ReportOutcome> {
     const touching = this.marks.beforeMarking(board);
     if (touching) await touching;
-    const [best, improved, rank, total, needsJob, season] = await this.redis.reportScore(
-      ...reportScriptKeys(this.prefix, board.internalId, playerId),
+    const { retry } = extras;
+    const reply = await this.redis.reportScore(
+      ...reportScriptKeys(this.prefix, board.internalId, playerId, retry?.digest),
       playerId,
       String(score),
       board.sortOrder,
       QUEUED_FLAG_TTL_MS,
       board.season,
+      board.updateStrategy,
+      extras.metadata ?? '',
+      retry?.fingerprint ?? '',
+      retry?.ttlMs ?? 0,
     );
+    if (reply.length === 1) throw REFUSALS[reply[0]]!();
+    const [best, improved, rank, total, needsJob, season] = reply;
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
   }
 
@@ -94,11 +133,18 @@ export class Rankings {
     ids: string[],
     season?: AskedSeason,
   ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
-    const reply = await this.redis.scoresOf(...this.readKeys(board, view, season), board.sortOrder, season ?? '', board.season, ...ids);
+    const reply = await this.redis.scoresOf(
+      ...this.readKeys(board, view, season),
+      board.sortOrder,
+      season ?? '',
+      board.season,
+      view,
+      ...ids,
+    );
     if (reply === -1) return null;
     const entries = ids.map((id, i) => {
-      const score = String(reply[1 + 2 * i]);
-      return score === '' ? undefined : { id, score, rank: Number(reply[2 + 2 * i]) };
+      const score = String(reply[1 + 3 * i]);
+      return score === '' ? undefined : { id, score, rank: Number(reply[2 + 3 * i]), metadata: String(reply[3 + 3 * i]) };
     });
     return { total: Number(reply[0]), entries };
   }
@@ -117,6 +163,7 @@ export class Rankings {
       offset + limit - 1,
       season ?? '',
       board.season,
+      view,
     );
     if (reply === -1) return null;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
@@ -168,27 +215,38 @@ export class Rankings {
   }
 
   /**
-   * Merges persisted best scores of the given season back into the live ranking (rebuild). False,
-   * with nothing merged, once the board has moved on to another season.
+   * Merges persisted scores of the given season back into the live ranking (rebuild): the better one
+   * on best boards, only missing ones on latest and sum boards (Redis holds their newest values).
+   * False, with nothing merged, once the board has moved on to another season.
    */
-  async merge(board: RankedBoard, season: number, scores: [playerId: string, score: number][]): Promise<boolean> {
+  async merge(board: ReportedBoard, season: number, scores: PersistedScore[]): Promise<boolean> {
     await this.marks.beforeMarkingAll([board]);
-    const players = (chunk: [string, number][]) => chunk.map(([player]) => player);
+    const k = this.keys(board);
     for (const chunk of chunks(scores, 2000)) {
-      const clanKeys = clanScriptKeys(this.keys(board));
-      const memberKeys = players(chunk).map((player) => memberKey(this.prefix, board.internalId, player));
+      const clanKeys = clanScriptKeys(k);
+      const memberKeys = chunk.map(({ playerId }) => memberKey(this.prefix, board.internalId, playerId));
       const merged = await this.redis.mergeScores(
-        String(clanKeys.length + 1 + memberKeys.length),
+        String(clanKeys.length + 2 + memberKeys.length),
         ...clanKeys,
-        this.keys(board).season,
+        k.season,
+        k.metadata,
         ...memberKeys,
         board.sortOrder,
         season,
-        ...chunk.flatMap(([player, score]) => [player, String(score)]),
+        board.updateStrategy === 'best' ? 'best' : 'missing',
+        ...chunk.flatMap(({ playerId, score, metadata }) => [playerId, String(score), metadata]),
       );
       if (merged === -1) return false;
     }
     return true;
+  }
+
+  /**
+   * Marks the board's live state complete (its season number set, unless a report or reset set it
+   * first): latest and sum boards take reports from then on.
+   */
+  async markPrepared(board: SeasonedBoard): Promise<void> {
+    await this.redis.set(this.keys(board).season, String(board.season), 'NX');
   }
 
   /**
@@ -209,6 +267,9 @@ export class Rankings {
       k.lastScheduledReset,
       ended.scores,
       ended.clans,
+      k.metadata,
+      k.versions,
+      ended.metadata,
       expected,
       board.season,
       board.seasonStartedAt.getTime(),
@@ -245,14 +306,21 @@ export class Rankings {
     return pending;
   }
 
-  /** An ended season's rankings, a page at a time in ranking order: [id, score] pairs. */
-  async *endedRanking(
-    board: { internalId: number; sortOrder: SortOrder },
-    season: number,
-    view: View,
-    pageSize = 10_000,
-  ): AsyncGenerator<[string, number][]> {
-    const key = seasonArchiveKeys(this.prefix, board.internalId, season)[view === 'clans' ? 'clans' : 'scores'];
+  /** An ended season's players, a page at a time in ranking order: [id, score, metadata ('' for none)]. */
+  async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
+    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
+    for await (const page of this.endedPages(board, ended.scores)) {
+      const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
+      yield page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
+    }
+  }
+
+  /** An ended season's clans, a page at a time in ranking order: [id, total]. */
+  endedClans(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number][]> {
+    return this.endedPages(board, seasonArchiveKeys(this.prefix, board.internalId, season).clans);
+  }
+
+  private async *endedPages(board: { sortOrder: SortOrder }, key: string, pageSize = 10_000): AsyncGenerator<[string, number][]> {
     for (let start = 0; ; start += pageSize) {
       const flat =
         board.sortOrder === 'asc'
@@ -268,7 +336,7 @@ export class Rankings {
   /** Once PostgreSQL holds an ended season: its Redis keys go. */
   async dropEnded(board: { internalId: number }, season: number): Promise<void> {
     const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
-    await this.redis.unlink(ended.scores, ended.clans);
+    await this.redis.unlink(ended.scores, ended.clans, ended.metadata);
     await this.redis.hdel(this.keys(board).archives, String(season));
   }
 
@@ -304,23 +372,27 @@ export class Rankings {
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }
 
-  /** The first keys of a read script (includes/season-ranking): live ranking, season, the asked season's ended ranking, archives. */
+  /**
+   * The first keys of a read script (includes/season-ranking): live ranking, season, the asked
+   * season's ended ranking, archives, live metadata, the asked season's ended metadata.
+   */
   private readKeys(board: { internalId: number }, view: View, season: AskedSeason): string[] {
     const k = this.keys(board);
     const ended = seasonArchiveKeys(this.prefix, board.internalId, season ?? 0);
-    return view === 'clans' ? [k.clans, k.season, ended.clans, k.archives] : [k.scores, k.season, ended.scores, k.archives];
+    const rankings = view === 'clans' ? [k.clans, k.season, ended.clans] : [k.scores, k.season, ended.scores];
+    return [...rankings, k.archives, k.metadata, ended.metadata];
   }
 }
 
-/** Turns a readRange reply ({firstRank, member, score, ...}) into entries with competition ranks. */
+/** Turns a page reply ({firstRank, member, score, metadata, ...}) into entries with competition ranks. */
 function withRanks(reply: (string | number)[], startPosition: number): RankedEntry[] {
   const entries: RankedEntry[] = [];
   let rank = Number(reply[0]);
-  for (let i = 1; i < reply.length; i += 2) {
+  for (let i = 1; i < reply.length; i += 3) {
     const score = String(reply[i + 1]);
     const previous = entries[entries.length - 1];
     if (previous && previous.score !== score) rank = startPosition + entries.length + 1;
-    entries.push({ id: String(reply[i]), score, rank });
+    entries.push({ id: String(reply[i]), score, rank, metadata: String(reply[i + 2]) });
   }
   return entries;
 }

@@ -3,12 +3,26 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import type { AskedSeason, Rankings } from './rankings.js';
+import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard } from './rankings.js';
+import type { RetryRecord, RetryRecords } from './retries.js';
 import type { SeasonReads } from './season-reads.js';
+
+/** One reported score and the metadata to keep with it. */
+export interface Report {
+  score: number;
+  metadata?: object | null | undefined;
+}
+
+/** A request's Idempotency-Key and the request as it arrived (parsed JSON): retries must match it. */
+export interface Retry {
+  key: string;
+  request: unknown;
+}
 
 export interface ReportResult {
   leaderboardId: string;
   submittedScore: number;
+  /** The score the player holds after the report (whatever the board's rule). */
   bestScore: number;
   improved: boolean;
   rank: number;
@@ -23,6 +37,7 @@ export interface PlayerRecord {
   score: number;
   rank: number;
   total: number;
+  metadata: object | null;
 }
 
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
@@ -33,26 +48,35 @@ export class ScoreService {
     private readonly rankings: Rankings,
     private readonly seasons: SeasonReads,
     private readonly marks: PersistenceMarks,
+    private readonly retries: RetryRecords,
   ) {}
 
   /** A game client's report: the leaderboard must accept client reports. */
-  async reportFromClient(gameId: string, playerId: string, leaderboardId: string, score: number): Promise<ReportResult> {
+  async reportFromClient(gameId: string, playerId: string, leaderboardId: string, report: Report, retry?: Retry): Promise<ReportResult> {
     const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
     if (!leaderboard.clientReports) {
       throw new ForbiddenError(`Leaderboard '${leaderboardId}' accepts scores from the game server only.`, 'client_reports_disabled');
     }
-    const problem = boundsProblem(leaderboard, score);
+    const problem = boundsProblem(leaderboard, report.score);
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
-    const [result] = await this.apply(playerId, [[leaderboard, score]]);
+    const record = retry && (await this.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
+    const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score');
     return result!;
   }
 
   /**
    * A game server's batch. Everything is checked before anything is written, so an invalid pair
-   * applies nothing. The writes then go leaderboard by leaderboard (each its own Cluster slot); each is
-   * idempotent (a best score never drops), so a batch cut short is completed by the client's retry.
+   * applies nothing. The writes then go leaderboard by leaderboard (each its own Cluster slot). A batch
+   * cut short is completed by the client's retry: with an Idempotency-Key each board applies its pair
+   * exactly once (its script remembers its answer); without one, a best score never drops, so
+   * resending is harmless on best boards.
    */
-  async reportFromServer(gameId: string, playerId: string, pairs: [leaderboardId: string, score: number][]): Promise<ReportResult[]> {
+  async reportFromServer(
+    gameId: string,
+    playerId: string,
+    pairs: [leaderboardId: string, report: Report][],
+    retry?: Retry,
+  ): Promise<ReportResult[]> {
     await this.players.get(gameId, playerId);
     const found = await Promise.all(
       pairs.map(([id]) =>
@@ -63,21 +87,22 @@ export class ScoreService {
       ),
     );
     const details: ErrorDetail[] = [];
-    const checked: [Leaderboard, number][] = [];
-    pairs.forEach(([id, score], i) => {
+    const checked: [Leaderboard, Report][] = [];
+    pairs.forEach(([id, report], i) => {
       const leaderboard = found[i];
       if (!leaderboard) {
         details.push({ field: `leaderboard_ids[${i}]`, message: `no leaderboard '${id}' in this game` });
         return;
       }
-      const problem = boundsProblem(leaderboard, score);
+      const problem = boundsProblem(leaderboard, report.score);
       if (problem) details.push({ field: `scores[${i}]`, message: problem });
-      checked.push([leaderboard, score]);
+      checked.push([leaderboard, report]);
     });
     if (details.length > 0) {
       throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
     }
-    return this.apply(playerId, checked);
+    const record = retry && (await this.retries.claim(['server', gameId], retry.key, retry.request));
+    return this.apply(playerId, checked, record, (i) => `scores[${i}]`);
   }
 
   async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
@@ -90,16 +115,49 @@ export class ScoreService {
     }
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
-    return { leaderboard, player: asOfSeason, score: Number(entry.score), rank: entry.rank, total };
+    return {
+      leaderboard,
+      player: asOfSeason,
+      score: Number(entry.score),
+      rank: entry.rank,
+      total,
+      metadata: parseMetadata(entry.metadata),
+    };
   }
 
-  private async apply(playerId: string, pairs: [Leaderboard, number][]): Promise<ReportResult[]> {
-    const outcomes = await Promise.all(pairs.map(([board, score]) => this.rankings.report(board, playerId, score)));
-    const needPersistence = pairs.filter((_, i) => outcomes[i]!.needsPersistence).map(([board]) => board.internalId);
+  /**
+   * One script per board, together. When none applies (each refused, or Redis failed), the request's
+   * Idempotency-Key is given back: only an answered request is remembered.
+   */
+  private async apply(
+    playerId: string,
+    pairs: [ReportedBoard & { id: string }, Report][],
+    retry: RetryRecord | undefined,
+    scoreField: (index: number) => string,
+  ): Promise<ReportResult[]> {
+    const settled = await Promise.allSettled(
+      pairs.map(([board, { score, metadata }]) =>
+        this.rankings.report(board, playerId, score, { metadata: metadata ? JSON.stringify(metadata) : undefined, retry }),
+      ),
+    );
+    const needPersistence = settled.flatMap((s, i) =>
+      s.status === 'fulfilled' && s.value.needsPersistence ? [pairs[i]![0].internalId] : [],
+    );
     // Most reports find a job already queued for their board: nothing to ask then.
     if (needPersistence.length > 0) await this.marks.requestJobs([...new Set(needPersistence)]);
-    return outcomes.map((outcome, i) => {
-      const [board, score] = pairs[i]!;
+    const failed = settled.findIndex((s) => s.status === 'rejected');
+    if (failed !== -1) {
+      if (retry && settled.every((s) => s.status === 'rejected')) await this.retries.release(retry);
+      const error = (settled[failed] as PromiseRejectedResult).reason as unknown;
+      // A sum that would overflow names the pair it came from.
+      if (error instanceof ValidationError && error.details?.[0]?.field === 'score') {
+        throw new ValidationError(error.message, [{ field: scoreField(failed), message: error.details[0].message }]);
+      }
+      throw error instanceof Error ? error : new Error(String(error));
+    }
+    return settled.map((s, i) => {
+      const outcome = (s as PromiseFulfilledResult<Awaited<ReturnType<Rankings['report']>>>).value;
+      const [board, { score }] = pairs[i]!;
       return {
         leaderboardId: board.id,
         submittedScore: score,

@@ -21,6 +21,8 @@ export interface ArchivedEntry {
   clanId: string | null;
   /** Clans only: members who scored that season. */
   memberCount: number;
+  /** Players only: the score's metadata. */
+  metadata: object | null;
 }
 
 /** What an archive is made of, each ranking a page at a time in ranking order (best first). */
@@ -29,7 +31,8 @@ export interface SeasonSnapshot {
   startedAt: Date;
   endedAt: Date;
   settings: object;
-  players: AsyncIterable<[string, number][]>;
+  /** Id, score and metadata (JSON, '' for none). */
+  players: AsyncIterable<[string, number, string][]>;
   clans: AsyncIterable<[string, number][]>;
 }
 
@@ -40,6 +43,7 @@ interface EntryRow {
   position: number;
   clan_id: string | null;
   member_count: number;
+  metadata: object | null;
 }
 
 const toEntry = (row: EntryRow): ArchivedEntry => ({
@@ -49,10 +53,11 @@ const toEntry = (row: EntryRow): ArchivedEntry => ({
   position: row.position,
   clanId: row.clan_id,
   memberCount: row.member_count,
+  metadata: row.metadata,
 });
 
-const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count';
-const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count';
+const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata';
+const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL AS metadata';
 
 /**
  * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
@@ -83,13 +88,13 @@ export class SeasonStore {
     ]);
     if (exists.rowCount !== 0) return false;
 
-    await query('CREATE TEMP TABLE ended_players (player_id text, score float8) ON COMMIT DROP');
+    await query('CREATE TEMP TABLE ended_players (player_id text, score float8, metadata json) ON COMMIT DROP');
     await query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
     for await (const page of snapshot.players) {
-      await query('INSERT INTO ended_players SELECT * FROM unnest($1::text[], $2::float8[])', [
-        page.map(([id]) => id),
-        page.map(([, score]) => score),
-      ]);
+      await query(
+        'INSERT INTO ended_players SELECT id, score, metadata::json FROM unnest($1::text[], $2::float8[], $3::text[]) AS u (id, score, metadata)',
+        [page.map(([id]) => id), page.map(([, score]) => score), page.map(([, , metadata]) => metadata || null)],
+      );
     }
     for await (const page of snapshot.clans) {
       await query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
@@ -110,9 +115,9 @@ export class SeasonStore {
     // descending on desc boards, where the list is read in reverse).
     const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
     await query(
-      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id)
+      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata)
        SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
-              e.player_id, e.score, rank() OVER (ORDER BY e.score ${direction}), p.clan_id
+              e.player_id, e.score, rank() OVER (ORDER BY e.score ${direction}), p.clan_id, e.metadata
        FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
       [lb, snapshot.season],
     );

@@ -37,7 +37,13 @@ if (cluster.isPrimary && processes > 1) {
       createRedis(config.redisUrl, { role: 'queue' }),
       config,
     );
-    const ranked = { internalId: Number(board), sortOrder: 'desc' as const, season: 1, seasonStartedAt: new Date() };
+    const ranked = {
+      internalId: Number(board),
+      sortOrder: 'desc' as const,
+      updateStrategy: 'best' as const,
+      season: 1,
+      seasonStartedAt: new Date(),
+    };
     // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {
       const { total, entries } = (await rankings.scoresOf(ranked, 'players', [req.params.player_id]))!;

@@ -122,7 +122,10 @@ describe('the OpenAPI document', () => {
     }
     expect(checked).to.be.greaterThan(30);
     const report = doc.paths['/api/v1/client/leaderboards/{leaderboard_id}/report_score']!.post!;
-    expect(report.requestBody!.content['application/json']!.example).to.deep.equal({ score: 1 });
+    expect(report.requestBody!.content['application/json']!.example).to.deep.equal({
+      score: 1,
+      metadata: { car: 'red', replay_id: 'r_8f2k' },
+    });
     expect(report.responses['200']!.content!['application/json']!.example).to.include({ rank: 1, total: 240, improved: true });
   });
 

@@ -50,7 +50,7 @@ describe('Redis tied to its database', function () {
       const { leaderboard } = await engine.leaderboards.put(game.id, 'level-1', {});
       for (const score of [10, 20, 30]) {
         const { player } = await engine.players.signup(game.id, null);
-        await engine.scores.reportFromServer(game.id, player.id, [['level-1', score]]);
+        await engine.scores.reportFromServer(game.id, player.id, [['level-1', { score }]]);
       }
       expect(leaderboard.internalId).to.equal(1);
     } finally {

@@ -2,7 +2,7 @@ import { ForbiddenError } from '../../../engine/errors.js';
 import { playerRecordView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { PlayerRecord, ReportResult } from '../responses.js';
-import { leaderboardId, leaderboardParams, object, playerId, score, season } from '../schemas.js';
+import { idempotencyKey, leaderboardId, leaderboardParams, metadata, object, optional, playerId, score, season } from '../schemas.js';
 
 /** A game client reports a score; a record is read by the server or its own player. */
 export const clientScoreEndpoints = [
@@ -12,16 +12,25 @@ export const clientScoreEndpoints = [
     operationId: 'reportScore',
     tag: 'Game client',
     summary: 'Report a score for the token’s player',
-    description: 'Keeps the best score (higher on desc leaderboards, lower on asc); the rank already reflects this report.',
+    description:
+      "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt.",
     credentials: 'gameClient',
     rateLimit: 'reports',
     params: leaderboardParams,
-    body: object({ score }),
+    headers: object({ 'idempotency-key': optional(idempotencyKey) }),
+    body: object({ score, metadata: optional(metadata) }),
     responses: { 200: { schema: ReportResult } },
-    errors: [403, 404],
+    errors: [403, 404, 409],
     changed: (reply) => reply.body.improved,
-    async handler({ caller, params, body, app }) {
-      const result = await app.engine.scores.reportFromClient(caller.game.id, caller.playerId, params.leaderboard_id, body.score);
+    async handler({ caller, params, body, app, req }) {
+      const key = req.get('idempotency-key');
+      const result = await app.engine.scores.reportFromClient(
+        caller.game.id,
+        caller.playerId,
+        params.leaderboard_id,
+        body,
+        key === undefined ? undefined : { key, request: req.body },
+      );
       return { status: 200, body: reportView(caller.playerId, result) };
     },
   }),

@@ -3,7 +3,7 @@ import { leaderboardView } from '../../views.js';
 import { seasonList } from '../leaderboard-page.js';
 import { endpoint } from '../endpoint.js';
 import { Leaderboard, LeaderboardList, SeasonList, SeasonReset } from '../responses.js';
-import { leaderboardParams, listQuery, name, nullable, object, oneOf, optional } from '../schemas.js';
+import { leaderboardParams, listQuery, name, nullable, object, oneOf, optional, updateStrategy } from '../schemas.js';
 
 const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
 /** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
@@ -26,6 +26,7 @@ const settingsBody = object({
   keep_seasons: optional(
     Joi.number().strict().integer().min(1).max(1000).example(52).description('Archived seasons kept, 1-1000 (default 52)'),
   ),
+  update_strategy: optional(updateStrategy),
 });
 
 /** Leaderboard management for the game server. */
@@ -37,7 +38,7 @@ export const serverLeaderboardEndpoints = [
     tag: 'Game server',
     summary: 'Create or update a leaderboard',
     description:
-      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds, no reset schedule, 52 archived seasons kept. 201 created, 200 updated. Changing type or sort_order once scores exist (archived seasons included) is 409 conflict. A bad cron expression or time zone is 400 validation_failed.',
+      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds, no reset schedule, 52 archived seasons kept, update_strategy best. 201 created, 200 updated. Changing type, sort_order or update_strategy once scores exist (archived seasons included) is 409 conflict. A bad cron expression or time zone is 400 validation_failed.',
     credentials: 'secretKey',
     params: leaderboardParams,
     body: settingsBody,
@@ -56,6 +57,7 @@ export const serverLeaderboardEndpoints = [
         ...(body.max_score !== undefined && { maxScore: body.max_score }),
         ...(body.reset_schedule !== undefined && { resetSchedule: body.reset_schedule }),
         ...(body.keep_seasons !== undefined && { keepSeasons: body.keep_seasons }),
+        ...(body.update_strategy !== undefined && { updateStrategy: body.update_strategy }),
       });
       return { status: created ? 201 : 200, body: leaderboardView(leaderboard) };
     },

@@ -1,17 +1,26 @@
 import { batchView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { BatchResult } from '../responses.js';
-import { arrayOf, leaderboardId, object, playerId, score } from '../schemas.js';
+import { arrayOf, idempotencyKey, leaderboardId, metadata, nullable, object, optional, playerId, score } from '../schemas.js';
 
 const batchBody = object({
   player_id: playerId.example('VrjGW7VgCyKW'),
   scores: arrayOf(score).min(1).max(100),
   leaderboard_ids: arrayOf(leaderboardId.example('weekly_race')).min(1).max(100),
+  metadata: optional(
+    arrayOf(nullable(metadata))
+      .max(100)
+      .description('metadata[i] (an object, or null for none) is kept with scores[i]; absent: none for every pair'),
+  ),
 })
-  .custom((body: { scores: unknown[]; leaderboard_ids: unknown[] }, helpers) =>
-    body.scores.length === body.leaderboard_ids.length ? body : helpers.error('batch.lengths'),
-  )
-  .messages({ 'batch.lengths': 'scores and leaderboard_ids must have the same length' });
+  .custom((body: { scores: unknown[]; leaderboard_ids: unknown[]; metadata?: unknown[] }, helpers) => {
+    if (body.scores.length !== body.leaderboard_ids.length) return helpers.error('batch.lengths');
+    return body.metadata === undefined || body.metadata.length === body.scores.length ? body : helpers.error('batch.metadata');
+  })
+  .messages({
+    'batch.lengths': 'scores and leaderboard_ids must have the same length',
+    'batch.metadata': 'metadata must have the same length as scores',
+  });
 
 /** The game server reports one player's scores on several leaderboards, all or nothing. */
 export const serverScoreEndpoints = [
@@ -22,15 +31,21 @@ export const serverScoreEndpoints = [
     tag: 'Game server',
     summary: "Report one player's scores on several leaderboards",
     description:
-      'scores[i] goes to leaderboard_ids[i]; 1-100 pairs. All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score) nothing is applied. Safe to retry.',
+      "scores[i] goes to leaderboard_ids[i], with metadata[i] when given; 1-100 pairs, each applied by its leaderboard's update_strategy. All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score, bad metadata) nothing is applied. With an Idempotency-Key a batch cut short and retried applies each pair exactly once and answers the whole batch; without one, resending is harmless on best leaderboards only.",
     credentials: 'secretKey',
+    headers: object({ 'idempotency-key': optional(idempotencyKey) }),
     body: batchBody,
     responses: { 200: { schema: BatchResult } },
-    errors: [404],
+    errors: [404, 409],
     changed: (reply) => reply.body.results.some((result) => result.improved),
-    async handler({ caller, body: { player_id, scores, leaderboard_ids }, app }) {
-      const pairs = leaderboard_ids.map((id, i): [string, number] => [id, scores[i] ?? Number.NaN]);
-      const results = await app.engine.scores.reportFromServer(caller.game.id, player_id, pairs);
+    async handler({ caller, body: { player_id, scores, leaderboard_ids, metadata }, app, req }) {
+      const pairs = leaderboard_ids.map((id, i): [string, { score: number; metadata: object | null | undefined }] => [
+        id,
+        { score: scores[i] ?? Number.NaN, metadata: metadata?.[i] },
+      ]);
+      const key = req.get('idempotency-key');
+      const retry = key === undefined ? undefined : { key, request: req.body };
+      const results = await app.engine.scores.reportFromServer(caller.game.id, player_id, pairs, retry);
       return { status: 200, body: batchView(player_id, results) };
     },
   }),

@@ -45,15 +45,20 @@ local function clanNumber(K, clan)
   return number
 end
 
--- Marks a clan total for persistence with a version that only grows, even across a Redis data loss
--- (it follows the server clock), so PostgreSQL never takes an older total over a newer one. The
--- board's last version keeps it growing when the clock does not.
-local function markClan(K, clan, clock)
-  redis.call('ZADD', K.dirtyClans, 'NX', clock.ms, clan)
+-- The next version of the board: it only grows, even across a Redis data loss (it follows the server
+-- clock), so PostgreSQL never takes an older value over a newer one. The board's last version keeps
+-- it growing when the clock does not.
+local function nextVersion(K, clock)
   local last = tonumber(redis.call('GET', K.clanClock) or '0')
   local version = string.format('%.0f', math.max(clock.us, last + 1))
   redis.call('SET', K.clanClock, version)
-  redis.call('HSET', K.clanVersions, clan, version)
+  return version
+end
+
+-- Marks a clan total for persistence with a new version.
+local function markClan(K, clan, clock)
+  redis.call('ZADD', K.dirtyClans, 'NX', clock.ms, clan)
+  redis.call('HSET', K.clanVersions, clan, nextVersion(K, clock))
 end
 
 -- Moves a clan's total by delta and its count of scored members by countDelta. A clan whose last
@@ -73,26 +78,42 @@ local function adjustClan(K, clan, delta, countDelta, clock)
   markClan(K, clan, clock)
 end
 
--- Keeps the better of the stored and the given score (ZADD GT, or LT when lower is better) and
--- moves the player's clan total by the improvement. Returns the best score and whether it changed.
-local function applyScore(K, memberKey, player, score, order, clock)
+-- Applies a score by a rule and moves the player's clan total by the change. The rules: 'best' keeps
+-- the better score (ZADD GT, or LT when lower is better), 'latest' replaces it, 'sum' adds to it,
+-- 'missing' sets only a score Redis lacks (a rebuild of a board whose newest values are Redis's).
+-- Returns the score held after it and whether it changed; nil and false when a sum would not be a
+-- finite number (nothing changed).
+local function applyScore(K, memberKey, player, score, rule, order, clock)
   local before = redis.call('ZSCORE', K.scores, player)
-  local changed = redis.call('ZADD', K.scores, order == 'asc' and 'LT' or 'GT', 'CH', score, player)
+  local flag = 'CH'
+  if rule == 'best' then
+    flag = order == 'asc' and 'LT' or 'GT'
+  elseif rule == 'missing' then
+    flag = 'NX'
+  elseif rule == 'sum' then
+    local sum = (before and tonumber(before) or 0) + tonumber(score)
+    if sum ~= sum or sum == math.huge or sum == -math.huge then
+      return nil, false
+    end
+    score = exact(sum)
+  end
+  local changed = flag == 'CH' and redis.call('ZADD', K.scores, 'CH', score, player)
+    or redis.call('ZADD', K.scores, flag, 'CH', score, player)
   if changed == 0 then
     return before, false
   end
-  local best = redis.call('ZSCORE', K.scores, player)
+  local after = redis.call('ZSCORE', K.scores, player)
   local clan = clanOf(K, memberKey, player)
   if clan then
     -- Subtracting before adding keeps a total exact while the numbers are ordinary; the difference
     -- of two extreme scores may overflow, which adjustClan saturates.
     local previous = before and tonumber(before) or 0
-    adjustClan(K, clan, tonumber(best) - previous, before and 0 or 1, clock)
+    adjustClan(K, clan, tonumber(after) - previous, before and 0 or 1, clock)
   end
-  return best, true
+  return after, true
 end
 
--- Moves a player to another clan (or to none, when clan is ''), carrying their best score.
+-- Moves a player to another clan (or to none, when clan is ''), carrying their score.
 local function moveToClan(K, memberKey, player, clan, clock)
   local old = clanOf(K, memberKey, player)
   if (old or '') == clan then

@@ -1,16 +1,17 @@
 --[[
   Reads the entries around one player: up to `range` above and below.
 
-  KEYS: 1-4 as in includes/season-ranking (live ranking, season, ended ranking, archives)
+  KEYS: 1-6 as in includes/season-ranking (live ranking, season, ended ranking, archives, live
+        metadata, ended metadata)
   ARGV: 1 'desc'|'asc', 2 player id, 3 range, 4 the season asked ('' for the current one), 5 the
         current season as PostgreSQL knows it
   Reply: false when the player has no score, -1 when Redis does not hold the asked season, else
-         { total, start position, first rank, member, score, ... }
+         { total, start position, first rank, member, score, metadata ('' for none), ... }
 ]]
 -- @include "ranks"
 -- @include "season-ranking"
 
-local key = seasonRanking(ARGV[4], ARGV[5])
+local key, metadata = seasonRanking(ARGV[4], ARGV[5])
 if not key then return -1 end
 local position
 if ARGV[1] == 'asc' then
@@ -21,7 +22,7 @@ end
 if not position then return false end
 local range = tonumber(ARGV[3])
 local start = math.max(0, position - range)
-local page = readRange(key, ARGV[1], start, position + range)
+local page = pageWithMetadata(readRange(key, ARGV[1], start, position + range), metadata, true)
 table.insert(page, 1, start)
 table.insert(page, 1, redis.call('ZCARD', key))
 return page

@@ -2,9 +2,11 @@
   Hands the persistence worker the oldest changes of one leaderboard, with their current values.
   Marks stay until persistAck confirms them, so a worker that dies mid-write loses nothing.
 
-  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued, 7 season
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued, 7 season, 8 metadata,
+        9 versions
   ARGV: 1 maximum number of players, 2 maximum number of clans, 3 queued-flag lifetime (ms)
-  Reply: { { player, best score or '', marked at (ms), ... }, { clan, total or '', version, marked at (ms), ... },
+  Reply: { { player, score or '', marked at (ms), version ('' on best boards), metadata or '', ... },
+           { clan, total or '', version, marked at (ms), ... },
            the season they belong to ('' while Redis has no number: the board's first) }
 ]]
 -- A live job keeps the flag alive; if its worker dies, the flag expires and the sweeper re-queues.
@@ -16,6 +18,8 @@ for i = 1, #marked, 2 do
   table.insert(players, marked[i])
   table.insert(players, redis.call('ZSCORE', KEYS[2], marked[i]) or '')
   table.insert(players, marked[i + 1])
+  table.insert(players, redis.call('HGET', KEYS[9], marked[i]) or '')
+  table.insert(players, redis.call('HGET', KEYS[8], marked[i]) or '')
 end
 
 local clans = {}

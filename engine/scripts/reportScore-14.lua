@@ -1,0 +1,69 @@
+--[[
+  Records one reported score atomically, by the board's rule, and answers with the rank it gives.
+  With an Idempotency-Key, the answer is remembered in the same step, so a retried request is
+  answered again without being applied again, and no crash can fall between the two.
+
+  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 the player's
+        member key, 11 season, 12 metadata, 13 versions, 14 the request's record on this board
+  ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the leaderboard's season
+        as PostgreSQL knows it (taken when Redis holds none: a new or rebuilt board), 6 the rule:
+        'best'|'latest'|'sum', 7 the metadata as compact JSON ('' for none), 8 the request's
+        fingerprint ('' without an Idempotency-Key), 9 how long the record lives (ms)
+  Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season } (for a
+         request answered before: that answer, needing no job); or { reason } when nothing was
+         applied: 1 the board's entries are being rebuilt, 2 the key came with another request,
+         3 the sum would not be a finite number
+]]
+-- @include "clock"
+-- @include "clan-totals"
+-- @include "ranks"
+
+local K = clanKeys()
+local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
+local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[6], ARGV[8]
+
+if fingerprint ~= '' then
+  local first = redis.call('GET', record)
+  if first then
+    if string.sub(first, 1, #fingerprint) ~= fingerprint then return { 2 } end
+    local score, changed, rank, total, season = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+)$')
+    return { score, tonumber(changed), tonumber(rank), tonumber(total), 0, tonumber(season) }
+  end
+end
+
+-- The season is read in the same step as the score is applied, so a reset (which moves the live
+-- keys aside and bumps this number in one step of its own) falls wholly before or after this report.
+local season = redis.call('GET', seasonKey)
+if not season then
+  -- A latest or sum board without it is being rebuilt: a report now would start from nothing.
+  if rule ~= 'best' then return { 1 } end
+  season = ARGV[5]
+  redis.call('SET', seasonKey, season)
+end
+
+local clock = serverClock()
+local held, changed = applyScore(K, memberKey, player, ARGV[2], rule, order, clock)
+if not held then return { 3 } end
+local needsJob = 0
+-- latest and sum keep each report's metadata, whatever the score did; best only an improvement's.
+if changed or rule ~= 'best' then
+  if ARGV[7] == '' then
+    redis.call('HDEL', metadata, player)
+  else
+    redis.call('HSET', metadata, player, ARGV[7])
+  end
+  -- A latest or sum value may go back to an earlier one: PostgreSQL orders its writes by version.
+  if rule ~= 'best' then redis.call('HSET', versions, player, nextVersion(K, clock)) end
+  -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.
+  redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  if redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then
+    needsJob = 1
+  end
+end
+
+local reply = { held, changed and 1 or 0, rankOf(K.scores, held, order), redis.call('ZCARD', K.scores), needsJob, tonumber(season) }
+if fingerprint ~= '' then
+  local answer = { fingerprint, held, reply[2], reply[3], reply[4], reply[6] }
+  redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[9])
+end
+return reply
