@@ -31,7 +31,30 @@ export const BOARDS = {
   clans: 'clans',
   small: 'small',
   server: ['s1', 's2', 's3', 's4', 's5'],
+  /** Score rules: boards holding every player as the main board does, kept by another rule or with metadata. */
+  latest: 'latest',
+  sum: 'sum',
+  metadata: 'metadata',
 } as const;
+
+/** Bytes of every metadata object the bench reports or seeds (its compact JSON). */
+export const METADATA_BYTES = 100;
+
+/**
+ * A metadata object of exactly METADATA_BYTES of compact JSON, varying with `n` (a player's index or
+ * any number) as a game's run summary would.
+ */
+export function metadataOf(n: number): Record<string, string | number> {
+  const object: Record<string, string | number> = {
+    character: 'ranger',
+    level: 10 + (n % 90),
+    map: '', // the padding, set below
+    run: `r${String(n % 1e10).padStart(10, '0')}`,
+    weapon: 'longbow',
+  }; // keys in sorted order: the compact JSON is the same whether or not it is written sorted
+  object.map = 'm'.repeat(METADATA_BYTES - JSON.stringify(object).length);
+  return object;
+}
 
 /** Seeded scores lie below this. */
 export const SEEDED_SCORE_CEILING = 1_000_000;

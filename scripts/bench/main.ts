@@ -18,12 +18,12 @@ import { BENCH_CLUSTER_DATABASE, BENCH_DATABASE, BOARDS, databaseUrlFor, playerI
 import { parseOptions, type BenchOptions } from './options.js';
 import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
-import { memoryPerEntry, rankReadCost } from './redis-figures.js';
+import { idempotencyCost, memoryPerEntry, rankReadCost } from './redis-figures.js';
 import { BOARDS_PER_GAME, MANY_GAMES, manyBoardsFigures } from './many-boards.js';
 import { buildRevision, compareBuilds, databaseForRevision } from './compare.js';
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
-import { OPTIONAL_SCENARIOS, type ScenarioContext } from './scenarios.js';
+import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scenarios.js';
 import { seasonFigures } from './season-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
@@ -61,9 +61,11 @@ async function main(): Promise<void> {
     parts = await openBenchParts(config);
     await engine.maintenance.rebuild(); // the emptied Redis asked for one; nothing to merge yet
 
-    log(`Seeding ${options.players} players (main, clan and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
+    const ruleBoards = runsVariants(options);
+    const rules = ruleBoards ? ', latest, sum, metadata' : '';
+    log(`Seeding ${options.players} players (main, clan${rules} and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
     const started = Date.now();
-    const seeded = await seed(engine, parts.pool, redis, options.players, options.smallBoard);
+    const seeded = await seed(engine, parts.pool, redis, options.players, options.smallBoard, ruleBoards);
     results.seedSeconds = (Date.now() - started) / 1000;
     log(
       `  seeded in ${results.seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis ${seeded.seconds.redis.toFixed(1)} s, at the same time)`,
@@ -143,6 +145,9 @@ async function usualScenarios(
 
   results.memory.individual = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.main]!);
   results.memory.clan = await memoryPerEntry(redis, parts, seeded.boards[BOARDS.clans]!);
+  const metadataBoard = seeded.boards[BOARDS.metadata];
+  if (metadataBoard) results.metadataMemory = await memoryPerEntry(redis, parts, metadataBoard);
+  results.idempotency = await idempotencyCost(redis, parts.prefix, seeded.boards[BOARDS.main]!);
 
   log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
   results.manyBoards = await manyBoardsFigures(setup, options, engine, parts, redis, ctx, worker);
@@ -150,6 +155,15 @@ async function usualScenarios(
   const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
   results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });
   await stop(worker); // an optional scenario after this one starts its own
+}
+
+/**
+ * Whether report_score's variants run, so their boards are seeded: in the usual run unless --only
+ * leaves them out; in --cluster and --compare runs only when --only names them.
+ */
+function runsVariants(options: BenchOptions): boolean {
+  if (options.only.length > 0) return options.only.some((kind) => VARIANT_KINDS.includes(kind));
+  return !options.cluster && !options.compare;
 }
 
 /** Without --only, or with --only naming a service scenario; --only naming optional scenarios alone runs just them. */
@@ -205,7 +219,7 @@ async function clusterComparison(
     await engine.maintenance.rebuild();
     log(`Seeding ${options.players} players into PostgreSQL and the Redis Cluster (one key per pipeline, so one slot each)`);
     const started = Date.now();
-    const seeded = await seed(engine, parts.pool, client, options.players, options.smallBoard);
+    const seeded = await seed(engine, parts.pool, client, options.players, options.smallBoard, runsVariants(options));
     const seedSeconds = (Date.now() - started) / 1000;
     log(
       `  seeded in ${seedSeconds.toFixed(1)} s (PostgreSQL ${seeded.seconds.postgres.toFixed(1)} s, Redis Cluster ${seeded.seconds.redis.toFixed(1)} s)`,
@@ -218,9 +232,9 @@ async function clusterComparison(
       const onSingle = emptyResults(options);
       const onCluster = emptyResults(options);
       log(`Round ${round} of ${options.clusterRounds}: service on the single Redis, 1 API process`);
-      await apiPhase(setup, options, singleCtx, onSingle, 1, singleWorker);
+      await apiPhase(setup, options, singleCtx, onSingle, 1, singleWorker, false);
       log(`Round ${round} of ${options.clusterRounds}: service on the Redis Cluster, 1 API process`);
-      await apiPhase(clusterSetup, options, clusterCtx, onCluster, 1, clusterWorker);
+      await apiPhase(clusterSetup, options, clusterCtx, onCluster, 1, clusterWorker, false);
       rounds.push({ single: onSingle.runs, cluster: onCluster.runs, clusterLag: onCluster.worker.report });
     }
     await stop(clusterWorker);

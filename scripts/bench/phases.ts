@@ -3,11 +3,13 @@ import { missingRun, runScenario } from './load.js';
 import type { BenchOptions } from './options.js';
 import { stop, type Started } from './processes.js';
 import type { BenchResults } from './results.js';
-import { BARE_SCENARIOS, SERVICE_SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js';
+import { BARE_SCENARIOS, selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { startApi, startBare, type ServiceSetup } from './service.js';
 import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
 
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
+/** report_score's variants are judged on throughput alone: under --quick a shorter smoke run of each. */
+const variantTiming = (options: BenchOptions) => (options.quick ? { ...timing(options), duration: 2 } : timing(options));
 
 /**
  * The ceiling: the bare app's GET and POST with `processes` processes; then the rungs on
@@ -37,7 +39,9 @@ export async function barePhase(
 
 /**
  * Every service scenario against the API with `processes` processes (the worker already running).
- * The report scenario also yields the worker's lag and the time to drain after it.
+ * The report scenario also yields the worker's lag and the time to drain after it. report_score's
+ * variants (score rules, metadata, Idempotency-Key) run with 1 process, unless `variants` is false
+ * and --only does not name them.
  */
 export async function apiPhase(
   setup: ServiceSetup,
@@ -46,13 +50,14 @@ export async function apiPhase(
   results: BenchResults,
   processes: number,
   worker: Started,
+  variants = true,
 ): Promise<void> {
   const api = await startApi(setup, processes);
   const watched = { server: api, worker };
   try {
     ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
     const pending = () => readyzPending(setup.apiPort);
-    const selected = SERVICE_SCENARIOS.filter((s) => options.only.length === 0 || options.only.includes(s.kind));
+    const selected = selectScenarios(options.only, processes, variants);
     for (const scenario of selected) {
       const meta = { processes, target: 'api' as const };
       if (scenario.kind === 'third-party-page' && !ctx.apiKey) {
@@ -60,7 +65,8 @@ export async function apiPhase(
         continue;
       }
       if (scenario.kind !== 'report') {
-        results.runs.push(await runScenario(setup.apiPort, scenario, ctx, timing(options), meta, watched));
+        const times = scenario.variant ? variantTiming(options) : timing(options);
+        results.runs.push(await runScenario(setup.apiPort, scenario, ctx, times, meta, watched));
         if (scenario.method === 'POST') await timeUntilDrained(pending, 60_000); // start the next one clean
         continue;
       }

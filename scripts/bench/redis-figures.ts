@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { allMemberKeys, leaderboardKeys } from '../../engine/keys.js';
+import { allMemberKeys, boardRetryKey, leaderboardKeys, requestRetryKey } from '../../engine/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { randomBelow, playerId } from './fixtures.js';
@@ -27,6 +27,70 @@ export async function memoryPerEntry(redis: Redis, parts: BenchParts, board: Lea
   const entries = await redis.zcard(keys.scores);
   const total = Object.values(bytes).reduce((sum, n) => sum + n, 0);
   return { entries, bytes, perEntry: entries === 0 ? 0 : total / entries };
+}
+
+export interface IdempotencyCost {
+  /** Keyed reports that left their record on the board (one each): what the bytes are divided by. */
+  reports: number;
+  /** MEMORY USAGE of the board's records and of the requests' records, summed (their expiry entries aside). */
+  boardBytes: number;
+  requestBytes: number;
+  /** (boardBytes + requestBytes) / reports. */
+  perReport: number;
+  /** used_memory given back when every record is deleted, per report: expiry entries included. */
+  freedPerReport: number;
+  /** The time to live a record had when measured (the configured lifetime, less a few seconds or minutes). */
+  ttlSeconds: number;
+}
+
+/**
+ * What an Idempotency-Key report leaves in Redis for the records' lifetime, from those the keyed
+ * report_score scenario wrote on `board`: the board's record (in its slot) and the request's (across
+ * boards), each report one of each. Deletes them afterwards, which also gives used_memory's view.
+ */
+export async function idempotencyCost(redis: Redis, prefix: string, board: Leaderboard): Promise<IdempotencyCost | undefined> {
+  const boardKeys = await scanKeys(redis, boardRetryKey(prefix, board.internalId, '*'));
+  if (boardKeys.length === 0) return undefined;
+  const requestKeys = await scanKeys(redis, requestRetryKey(prefix, '*'));
+  const boardBytes = await usageOf(redis, boardKeys);
+  const requestBytes = await usageOf(redis, requestKeys);
+  const ttlSeconds = await redis.ttl(boardKeys[0]!);
+  const used = async () => Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1]);
+  const before = await used();
+  for (const keys of [boardKeys, requestKeys]) {
+    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+  }
+  const freed = before - (await used());
+  const reports = boardKeys.length;
+  return {
+    reports,
+    boardBytes,
+    requestBytes,
+    perReport: (boardBytes + requestBytes) / reports,
+    freedPerReport: freed / reports,
+    ttlSeconds,
+  };
+}
+
+async function scanKeys(redis: Redis, match: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 10_000);
+    keys.push(...batch);
+    cursor = next;
+  } while (cursor !== '0');
+  return keys;
+}
+
+async function usageOf(redis: Redis, keys: string[]): Promise<number> {
+  let bytes = 0;
+  for (let i = 0; i < keys.length; i += 1000) {
+    const batch = redis.pipeline();
+    for (const key of keys.slice(i, i + 1000)) batch.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+    for (const [error, used] of (await batch.exec()) ?? []) if (!error) bytes += Number(used ?? 0);
+  }
+  return bytes;
 }
 
 export interface RankReadCost {

@@ -1,5 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { METADATA_BYTES } from './fixtures.js';
+import type { MemoryFigures } from './redis-figures.js';
 import { bareFor, clusterPairs, median, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
@@ -148,13 +150,22 @@ function serviceSections(results: BenchResults): string[] {
     lines.push(row(['PostgreSQL lag p99 during it', `<= ${many.lagP99} s over ${num(many.lagObservations)} writes`]));
   }
   lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
-  for (const [name, memory] of Object.entries(results.memory)) {
-    if (!memory) continue;
+  const memoryRow = (what: string, memory: MemoryFigures) => {
     const parts = Object.entries(memory.bytes)
       .map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`)
       .join(', ');
+    lines.push(row([`bytes per ranked entry, ${what} (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]));
+  };
+  for (const [name, memory] of Object.entries(results.memory)) if (memory) memoryRow(`${name} board`, memory);
+  if (results.metadataMemory) memoryRow(`individual board, ${METADATA_BYTES} B of metadata on every entry`, results.metadataMemory);
+  const idempotency = results.idempotency;
+  if (idempotency) {
+    const records = `${num(idempotency.boardBytes / idempotency.reports)} B board record + ${num(idempotency.requestBytes / idempotency.reports)} B request record`;
     lines.push(
-      row([`bytes per ranked entry, ${name} board (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]),
+      row([
+        `Redis bytes per report with an Idempotency-Key, kept ${(idempotency.ttlSeconds / 3600).toFixed(0)} h (${num(idempotency.reports)} keyed reports; MEMORY USAGE / used_memory freed on deleting them)`,
+        `${idempotency.perReport.toFixed(0)} B (${records}) / ${idempotency.freedPerReport.toFixed(0)} B`,
+      ]),
     );
   }
   for (const [board, cost] of [

@@ -1,7 +1,7 @@
 import type { AvatarSizeCost } from './avatar-figures.js';
 import type { ScenarioRun } from './load.js';
 import type { BacklogFigures } from './worker-figures.js';
-import type { MemoryFigures, RankReadCost } from './redis-figures.js';
+import type { IdempotencyCost, MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
 import type { ManyBoardsFigures } from './many-boards.js';
 import type { ComparisonResults } from './compare.js';
@@ -23,6 +23,10 @@ export interface BenchResults {
   };
   apiPeakRssMb: { processes: number; mb: number }[];
   memory: { individual?: MemoryFigures; clan?: MemoryFigures };
+  /** An individual board whose every entry carries METADATA_BYTES of metadata (beside memory.individual). */
+  metadataMemory?: MemoryFigures;
+  /** The Redis records one report with an Idempotency-Key leaves for their lifetime. */
+  idempotency?: IdempotencyCost;
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
   /** --compare: the service scenarios on another revision's API and on this one, in alternating rounds. */
   comparison?: ComparisonResults;

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { TokenCodec } from '../../engine/tokens.js';
-import { BOARDS, REPORTED_SCORE_CEILING, playerId, randomBelow } from './fixtures.js';
+import { BOARDS, METADATA_BYTES, REPORTED_SCORE_CEILING, metadataOf, playerId, randomBelow } from './fixtures.js';
 
 /** What a load driver needs to build requests: credentials and the shape of the seeded data. */
 export interface ScenarioContext {
@@ -18,6 +19,7 @@ export type ScenarioKind =
   | 'bare-rank'
   | 'bare-report'
   | 'report'
+  | RuleKind
   | 'server-batch'
   | 'record'
   | 'third-party-page'
@@ -25,6 +27,9 @@ export type ScenarioKind =
   | 'page'
   | 'avatar'
   | 'readyz';
+
+/** report_score under the score rules: another kept-score rule, metadata, an Idempotency-Key. */
+export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed';
 
 export interface Scenario {
   label: string;
@@ -37,6 +42,11 @@ export interface Scenario {
   boards?: number;
   /** Reads of this season (`season=N`) instead of the current one. */
   season?: number;
+  /**
+   * A variant of `client report_score` judged against it (a score rule, metadata, an Idempotency-Key):
+   * run with 1 API process only, right after it, and shorter under --quick.
+   */
+  variant?: boolean;
 }
 
 export interface BuiltRequest {
@@ -46,9 +56,25 @@ export interface BuiltRequest {
   body?: string;
 }
 
-/** The scenarios every API run drives, in order; report_score first so its worker figures are clean. */
+export const REPORT_LABEL = 'client report_score';
+
+/**
+ * The scenarios every API run drives, in order; report_score first so its worker figures are clean,
+ * then its variants, each on a board holding every player as the main board does (the Idempotency-Key
+ * one on the main board itself: only the header differs).
+ */
 export const SERVICE_SCENARIOS: Scenario[] = [
-  { label: 'client report_score', kind: 'report', method: 'POST', board: BOARDS.main },
+  { label: REPORT_LABEL, kind: 'report', method: 'POST', board: BOARDS.main },
+  { label: `${REPORT_LABEL}, latest board`, kind: 'report-latest', method: 'POST', board: BOARDS.latest, variant: true },
+  { label: `${REPORT_LABEL}, sum board`, kind: 'report-sum', method: 'POST', board: BOARDS.sum, variant: true },
+  {
+    label: `${REPORT_LABEL}, ${METADATA_BYTES} B metadata`,
+    kind: 'report-metadata',
+    method: 'POST',
+    board: BOARDS.metadata,
+    variant: true,
+  },
+  { label: `${REPORT_LABEL}, Idempotency-Key`, kind: 'report-keyed', method: 'POST', board: BOARDS.main, variant: true },
   { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '' },
   { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main },
   { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
@@ -56,6 +82,19 @@ export const SERVICE_SCENARIOS: Scenario[] = [
   { label: 'web page', kind: 'page', method: 'GET', board: BOARDS.main },
   { label: 'avatar', kind: 'avatar', method: 'GET', board: BOARDS.main },
 ];
+
+/** Kinds of the report_score variants, to select or leave out together. */
+export const VARIANT_KINDS: string[] = SERVICE_SCENARIOS.filter((s) => s.variant).map((s) => s.kind);
+
+/**
+ * The service scenarios a phase with `processes` API processes drives: those --only names (`only`),
+ * else all, the variants only where `variants` says they run by default. Variants need 1 API process.
+ */
+export function selectScenarios(only: string[], processes: number, variants: boolean): Scenario[] {
+  return SERVICE_SCENARIOS.filter(
+    (s) => (!s.variant || processes === 1) && (only.length > 0 ? only.includes(s.kind) : variants || !s.variant),
+  );
+}
 
 /**
  * Scenarios of their own, run only when --only names them (each takes minutes): `seasons` resets a
@@ -106,10 +145,30 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'bare-report':
       return () => ({ method: 'POST', path: '/bare/report', headers: json, body: JSON.stringify({ player_id: player(), score: score() }) });
     case 'report':
+    case 'report-latest':
+    case 'report-sum':
       return () => ({
         method: 'POST',
         path: `/api/v1/client/leaderboards/${board()}/report_score`,
         headers: { ...json, ...client() },
+        body: JSON.stringify({ score: score() }),
+      });
+    case 'report-metadata': {
+      // Serialized up front, as the scores' JSON costs the driver next to nothing either.
+      const metadata = Array.from({ length: 1000 }, (_, i) => JSON.stringify(metadataOf(randomBelow(1e10) + i)));
+      return () => ({
+        method: 'POST',
+        path: `/api/v1/client/leaderboards/${board()}/report_score`,
+        headers: { ...json, ...client() },
+        body: `{"score":${score()},"metadata":${metadata[randomBelow(metadata.length)]!}}`,
+      });
+    }
+    case 'report-keyed':
+      // A fresh key per request: the first-time cost, which stores the record a retry would be answered from.
+      return () => ({
+        method: 'POST',
+        path: `/api/v1/client/leaderboards/${board()}/report_score`,
+        headers: { ...json, ...client(), 'idempotency-key': randomUUID() },
         body: JSON.stringify({ score: score() }),
       });
     case 'server-batch':
@@ -143,7 +202,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
 }
 
 function needsTokens(kind: ScenarioKind): boolean {
-  return kind === 'report' || kind === 'around-me' || kind === 'page';
+  return kind === 'report' || kind.startsWith('report-') || kind === 'around-me' || kind === 'page';
 }
 
 function mintTokens(ctx: ScenarioContext, range: number): string[] {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
-import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
+import type { Leaderboard, LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
 import { leaderboardKeys, memberKey } from '../../engine/keys.js';
 import { dropDatabase } from '../../engine/db.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/redis.js';
@@ -18,6 +18,7 @@ import {
   SEEDED_SCORE_CEILING,
   clanCount,
   clanOf,
+  metadataOf,
   playerId,
   randomInts,
 } from './fixtures.js';
@@ -50,23 +51,44 @@ export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
   await dropDatabase(databaseUrl);
 }
 
+const SCORES = 'scores (leaderboard_internal_id, player_id, score)';
+
 /**
  * Creates the game and its leaderboards through the engine (real keys, real rows), then fills
  * them in bulk, both stores at once: PostgreSQL by COPY, Redis by pipelined ZADD/HSET, laid out
  * exactly as a rebuild would leave them once persisted (scores, clan members, clan totals and counts,
- * ready marks). Each pipeline writes keys of one leaderboard, which share a hash tag, so on a Redis
- * Cluster (`redis` a Cluster client) it stays in one slot.
+ * metadata, ready marks). Each pipeline writes keys of one leaderboard, which share a hash tag, so on
+ * a Redis Cluster (`redis` a Cluster client) it stays in one slot.
+ *
+ * With `ruleBoards`, also the boards of report_score's variants, each holding every player as the
+ * main board does: a `latest` board, a `sum` board, and a best board whose every entry carries
+ * METADATA_BYTES of metadata.
  */
-export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, players: number, smallBoard: number): Promise<SeededGame> {
+export async function seed(
+  engine: Engine,
+  pool: pg.Pool,
+  redis: RedisClient,
+  players: number,
+  smallBoard: number,
+  ruleBoards = false,
+): Promise<SeededGame> {
   const game = await engine.games.create('bench');
   const boards: Record<string, Leaderboard> = {};
-  const definitions: [string, 'individual' | 'clan'][] = [
-    [BOARDS.main, 'individual'],
-    [BOARDS.clans, 'clan'],
-    [BOARDS.small, 'individual'],
-    ...BOARDS.server.map((id): [string, 'individual'] => [id, 'individual']),
+  const individual = { type: 'individual' } as const;
+  const definitions: [string, Partial<LeaderboardSettings>][] = [
+    [BOARDS.main, individual],
+    [BOARDS.clans, { type: 'clan' }],
+    [BOARDS.small, individual],
+    ...BOARDS.server.map((id): [string, Partial<LeaderboardSettings>] => [id, individual]),
   ];
-  for (const [id, type] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, { type })).leaderboard;
+  if (ruleBoards) {
+    definitions.push(
+      [BOARDS.latest, { ...individual, updateStrategy: 'latest' }],
+      [BOARDS.sum, { ...individual, updateStrategy: 'sum' }],
+      [BOARDS.metadata, individual],
+    );
+  }
+  for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings)).leaderboard;
 
   const ids = Array.from({ length: players }, (_, i) => playerId(i));
   const memberClans = ids.map((_, i) => clanOf(i, players));
@@ -74,6 +96,10 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
   const mainScores = randomInts(1, players, SEEDED_SCORE_CEILING);
   const clanBoardScores = randomInts(2, players, SEEDED_SCORE_CEILING);
   const smallScores = randomInts(3, smallBoard, SEEDED_SCORE_CEILING);
+  const ruleScores = ruleBoards
+    ? [BOARDS.latest, BOARDS.sum, BOARDS.metadata].map((_, i) => randomInts(5 + i, players, SEEDED_SCORE_CEILING))
+    : [];
+  const [latestScores, sumScores, metadataScores] = ruleScores;
   const totals = new Map<string, { total: number; count: number }>();
   memberClans.forEach((clan, i) => {
     const entry = totals.get(clan) ?? { total: 0, count: 0 };
@@ -96,17 +122,26 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
         await copy(client, 'players (id, game_id, clan_id)', players, (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\n`);
       }),
       bulk(pool, async (client) => {
-        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', players, scoreRows(BOARDS.main, mainScores));
-        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', smallBoard, scoreRows(BOARDS.small, smallScores));
+        await copy(client, SCORES, players, scoreRows(BOARDS.main, mainScores));
+        await copy(client, SCORES, smallBoard, scoreRows(BOARDS.small, smallScores));
       }),
       bulk(pool, async (client) => {
-        await copy(client, 'scores (leaderboard_internal_id, player_id, score)', players, scoreRows(BOARDS.clans, clanBoardScores));
+        await copy(client, SCORES, players, scoreRows(BOARDS.clans, clanBoardScores));
         const clanTotals = [...totals];
         await copy(client, 'clan_scores (leaderboard_internal_id, clan_id, score, version)', clanTotals.length, (i) => {
           const [clan, { total }] = clanTotals[i]!;
           return `${clanBoard}\t${clan}\t${total}\t${version}\n`;
         });
       }),
+      ruleBoards &&
+        bulk(pool, async (client) => {
+          await copy(client, SCORES, players, scoreRows(BOARDS.latest, latestScores!));
+          await copy(client, SCORES, players, scoreRows(BOARDS.sum, sumScores!));
+          const metadataBoard = boards[BOARDS.metadata]!.internalId;
+          await copy(client, 'scores (leaderboard_internal_id, player_id, score, metadata)', players, (i) => {
+            return `${metadataBoard}\t${ids[i]}\t${metadataScores![i]}\t${JSON.stringify(metadataOf(i))}\n`;
+          });
+        }),
     ]).then(async () => {
       await pool.query('ANALYZE players, scores, clan_scores');
     });
@@ -123,6 +158,21 @@ export async function seed(engine: Engine, pool: pg.Pool, redis: RedisClient, pl
       [...totals.keys()],
       [...totals.values()].map((t) => t.total),
     );
+    if (ruleBoards) {
+      await writeSortedSet(redis, key(BOARDS.latest).scores, ids, latestScores!);
+      await writeSortedSet(redis, key(BOARDS.sum).scores, ids, sumScores!);
+      const metadataKeys = key(BOARDS.metadata);
+      await writeSortedSet(redis, metadataKeys.scores, ids, metadataScores!);
+      await writeChunks(
+        players,
+        (batch, from, to) => {
+          const args: string[] = [];
+          for (let i = from; i < to; i += 1) args.push(ids[i]!, JSON.stringify(metadataOf(i)));
+          batch.hset(metadataKeys.metadata, ...args);
+        },
+        redis,
+      );
+    }
   };
   const timed = async (work: () => Promise<void>) => {
     const started = Date.now();

@@ -1,5 +1,5 @@
 import { apiRun, bareFor, clusterPairs, median, type BenchResults } from './results.js';
-import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
+import { BARE_RANK_LABEL, BARE_REPORT_LABEL, REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
 
@@ -44,6 +44,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   };
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
+  checks.push(...variantChecks(results));
 
   checks.push(
     ...workerChecks(results),
@@ -54,6 +55,23 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     ...seasons,
   );
   return checks;
+}
+
+/**
+ * report_score's variants (latest and sum boards, metadata, an Idempotency-Key) within 10% of the
+ * plain best-score report_score of the same run, 1 API process. Only the variants that ran.
+ */
+function variantChecks(results: BenchResults): TargetCheck[] {
+  const plain = apiRun(results, REPORT_LABEL, 1);
+  return SERVICE_SCENARIOS.filter((s) => s.variant).flatMap((scenario) => {
+    const run = apiRun(results, scenario.label, 1);
+    if (!run) return [];
+    const target = `${scenario.label} >= 90% of ${REPORT_LABEL} req/s (1 API process)`;
+    if (run.missing || !plain || plain.missing) return [check(target, run.missing ? 'endpoint missing' : 'not measured', undefined)];
+    const r = run.rps / plain.rps;
+    const errors = run.errors > 0 ? `; ${run.errors} errors` : '';
+    return [check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(plain.rps)}${errors})`, r >= 0.9 && run.errors === 0)];
+  });
 }
 
 /** Idle leaderboards cost (almost) nothing: background and probe work follow what changed. */
