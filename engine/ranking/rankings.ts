@@ -1,4 +1,5 @@
 import { ConflictError, UnavailableError, ValidationError, type AppError } from '../errors.js';
+import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from '../redis.js';
 import {
   allMemberKeys,
@@ -197,20 +198,19 @@ export class Rankings {
   async setClans(board: RankedBoard, memberships: [playerId: string, clanId: string | null][]): Promise<void> {
     await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
-      await this.redis.setClans(
-        ...this.clanKeys(
-          board,
-          chunk.map(([player]) => player),
-        ),
-        ...chunk.flatMap(([player, clan]) => [player, clan ?? '']),
+      const keys = this.clanKeys(
+        board,
+        chunk.map(([player]) => player),
       );
+      await this.alone((pipeline) => pipeline.setClans(...keys, ...chunk.flatMap(([player, clan]) => [player, clan ?? ''])));
     }
   }
 
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
   async reconcileClan(board: RankedBoard, clanId: string, memberIds: string[]): Promise<boolean> {
     await this.marks.beforeMarkingAll([board]);
-    const repaired = await this.redis.reconcileClan(...this.clanKeys(board, memberIds), clanId, ...memberIds);
+    const keys = this.clanKeys(board, memberIds);
+    const repaired = await this.alone<number>((pipeline) => pipeline.reconcileClan(...keys, clanId, ...memberIds));
     return repaired === 1;
   }
 
@@ -225,16 +225,18 @@ export class Rankings {
     for (const chunk of chunks(scores, 2000)) {
       const clanKeys = clanScriptKeys(k);
       const memberKeys = chunk.map(({ playerId }) => memberKey(this.prefix, board.internalId, playerId));
-      const merged = await this.redis.mergeScores(
-        String(clanKeys.length + 2 + memberKeys.length),
-        ...clanKeys,
-        k.season,
-        k.metadata,
-        ...memberKeys,
-        board.sortOrder,
-        season,
-        board.updateStrategy === 'best' ? 'best' : 'missing',
-        ...chunk.flatMap(({ playerId, score, metadata }) => [playerId, String(score), metadata]),
+      const merged = await this.alone<number>((pipeline) =>
+        pipeline.mergeScores(
+          String(clanKeys.length + 2 + memberKeys.length),
+          ...clanKeys,
+          k.season,
+          k.metadata,
+          ...memberKeys,
+          board.sortOrder,
+          season,
+          board.updateStrategy === 'best' ? 'best' : 'missing',
+          ...chunk.flatMap(({ playerId, score, metadata }) => [playerId, String(score), metadata]),
+        ),
       );
       if (merged === -1) return false;
     }
@@ -363,6 +365,18 @@ export class Rankings {
       }
     }
     return memberships;
+  }
+
+  /**
+   * Runs one script whose key count leads its arguments (setClans, reconcileClan, mergeScores) in a
+   * pipeline of its own. On Cluster, ioredis's auto-pipelining groups a command by its first argument
+   * taken as a key, here the count: batched with commands of another node, the whole batch failed.
+   * An explicit pipeline is routed by the script's real keys.
+   */
+  private async alone<T = unknown>(script: (pipeline: ChainableCommander) => ChainableCommander): Promise<T> {
+    const [[error, result]] = (await script(this.redis.pipeline()).exec()) as [Error | null, unknown][] as [[Error | null, T]];
+    if (error) throw error;
+    return result;
   }
 
   /** Key count and keys of the scripts that read or move memberships of the given players. */
