@@ -190,6 +190,12 @@ export class Rankings {
     return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
   }
 
+  /** The player's current score on the board, or undefined. */
+  async heldScore(board: { internalId: number }, playerId: string): Promise<number | undefined> {
+    const score = await this.redis.zscore(this.keys(board).scores, playerId);
+    return score === null ? undefined : Number(score);
+  }
+
   async count(board: RankedBoard): Promise<number> {
     return this.redis.zcard(this.keys(board).scores);
   }

@@ -98,11 +98,26 @@ export class ScoreService {
       if (problem) details.push({ field: `scores[${i}]`, message: problem });
       checked.push([leaderboard, report]);
     });
+    if (details.length === 0 && checked.length > 1) details.push(...(await this.sumOverflows(playerId, checked)));
     if (details.length > 0) {
       throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
     }
     const record = retry && (await this.retries.claim(['server', gameId], retry.key, retry.request));
     return this.apply(playerId, checked, record, (i) => `scores[${i}]`);
+  }
+
+  /**
+   * The pairs of a batch whose sum would overflow, found before any board is written (each board's
+   * script checks again, atomically, but a batch spans boards and must stay all or nothing).
+   */
+  private async sumOverflows(playerId: string, pairs: [Leaderboard, Report][]): Promise<ErrorDetail[]> {
+    const held = await Promise.all(
+      pairs.map(([board]) => (board.updateStrategy === 'sum' ? this.rankings.heldScore(board, playerId) : undefined)),
+    );
+    return pairs.flatMap(([board, { score }], i) => {
+      if (board.updateStrategy !== 'sum' || Number.isFinite((held[i] ?? 0) + score)) return [];
+      return [{ field: `scores[${i}]`, message: `would make the sum on leaderboard '${board.id}' overflow` }];
+    });
   }
 
   async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
