@@ -62,7 +62,8 @@ local function markClan(K, clan, clock)
 end
 
 -- Moves a clan's total by delta and its count of scored members by countDelta. A clan whose last
--- scored member leaves is unranked, whatever rounding left in its total.
+-- scored member leaves is unranked, whatever rounding left in its total; one with a scored member is
+-- ranked, whatever its total.
 local function adjustClan(K, clan, delta, countDelta, clock)
   local number, count = clanState(K, clan)
   -- A member always finds its clan numbered; should drifted state say otherwise, number it now.
@@ -71,9 +72,12 @@ local function adjustClan(K, clan, delta, countDelta, clock)
   setClanCount(K, clan, number, count)
   if count == 0 then
     redis.call('ZREM', K.clans, clan)
-  elseif delta ~= 0 then
-    local total = tonumber(redis.call('ZSCORE', K.clans, clan) or '0')
-    redis.call('ZADD', K.clans, exact(saturated(total + delta)), clan)
+  else
+    -- A clan whose first scored member holds 0 is ranked (at 0) like any clan with a scored member.
+    local total = redis.call('ZSCORE', K.clans, clan)
+    if delta ~= 0 or not total then
+      redis.call('ZADD', K.clans, exact(saturated(tonumber(total or '0') + delta)), clan)
+    end
   end
   markClan(K, clan, clock)
 end
