@@ -46,8 +46,12 @@ export function toAppError(error: unknown): AppError {
   switch (type) {
     case 'entity.parse.failed':
       return new AppError('invalid_json', 'The request body is not valid JSON.');
-    case 'entity.too.large':
-      return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
+    case 'entity.too.large': {
+      // The parser that refused it says its limit: 64 KiB, or 128 KiB for a server batch.
+      const limit = (error as { limit?: unknown }).limit;
+      const kib = typeof limit === 'number' ? limit / 1024 : 64;
+      return new AppError('payload_too_large', `The request body is larger than ${kib} KiB.`);
+    }
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
