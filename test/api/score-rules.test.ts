@@ -1,3 +1,4 @@
+import { Cluster } from 'ioredis';
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
 import {
@@ -70,9 +71,14 @@ function sized(bytes: number, char = 'x'): Body {
   return value;
 }
 
+/** Every Idempotency-Key record, from every master (on Redis Cluster a node lists only its own keys). */
 async function allIdempotencyKeys(): Promise<string[]> {
   const { redis, prefix } = testStores();
-  return [...(await redis.keys(`${prefix}:idem:*`)), ...(await redis.keys(`${prefix}:lb:*:idem:*`))].sort();
+  const found: string[] = [];
+  for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) {
+    found.push(...(await node.keys(`${prefix}:idem:*`)), ...(await node.keys(`${prefix}:lb:*:idem:*`)));
+  }
+  return found.sort();
 }
 
 /** What a player's entry holds on a board, straight from Redis: score and metadata. */
