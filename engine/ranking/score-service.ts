@@ -3,7 +3,7 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard } from './rankings.js';
+import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard, type ReportOutcome } from './rankings.js';
 import type { RetryRecord, RetryRecords } from './retries.js';
 import type { SeasonReads } from './season-reads.js';
 
@@ -175,7 +175,7 @@ export class ScoreService {
       throw error instanceof Error ? error : new Error(String(error));
     }
     return settled.map((s, i) => {
-      const outcome = (s as PromiseFulfilledResult<Awaited<ReturnType<Rankings['report']>>>).value;
+      const outcome = (s as PromiseFulfilledResult<ReportOutcome>).value;
       const [board, { score }] = pairs[i]!;
       return {
         leaderboardId: board.id,

@@ -137,6 +137,6 @@ function entryOf(entry: ArchivedEntry): SeasonEntry {
     rank: entry.rank,
     archivedClanId: entry.clanId,
     archivedMemberCount: entry.memberCount,
-    metadata: entry.metadata === null ? '' : JSON.stringify(entry.metadata),
+    metadata: entry.metadata,
   };
 }

@@ -21,8 +21,8 @@ export interface ArchivedEntry {
   clanId: string | null;
   /** Clans only: members who scored that season. */
   memberCount: number;
-  /** Players only: the score's metadata. */
-  metadata: object | null;
+  /** Players only: the score's metadata as JSON text, as Redis holds it ('' for none). */
+  metadata: string;
 }
 
 /** What an archive is made of, each ranking a page at a time in ranking order (best first). */
@@ -43,7 +43,7 @@ interface EntryRow {
   position: number;
   clan_id: string | null;
   member_count: number;
-  metadata: object | null;
+  metadata: string | null;
 }
 
 const toEntry = (row: EntryRow): ArchivedEntry => ({
@@ -53,11 +53,12 @@ const toEntry = (row: EntryRow): ArchivedEntry => ({
   position: row.position,
   clanId: row.clan_id,
   memberCount: row.member_count,
-  metadata: row.metadata,
+  metadata: row.metadata ?? '',
 });
 
-const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata';
-const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL AS metadata';
+// Metadata as text, the form Redis's entries carry it in: parsed once, by parseMetadata.
+const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata::text AS metadata';
+const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL::text AS metadata';
 
 /**
  * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
