@@ -5,6 +5,9 @@ export interface Player {
   gameId: string;
   displayName: string | null;
   clanId: string | null;
+  /** When the player was banned; null while not banned. */
+  bannedAt: Date | null;
+  banReason: string | null;
 }
 
 interface PlayerRow {
@@ -12,6 +15,8 @@ interface PlayerRow {
   game_id: string;
   display_name: string | null;
   clan_id: string | null;
+  banned_at: Date | null;
+  ban_reason: string | null;
 }
 
 const toPlayer = (row: PlayerRow): Player => ({
@@ -19,9 +24,11 @@ const toPlayer = (row: PlayerRow): Player => ({
   gameId: row.game_id,
   displayName: row.display_name,
   clanId: row.clan_id,
+  bannedAt: row.banned_at,
+  banReason: row.ban_reason,
 });
 
-const COLUMNS = 'id, game_id, display_name, clan_id';
+const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason';
 
 export class PlayerStore {
   constructor(private readonly db: Queryable) {}
