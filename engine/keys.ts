@@ -38,8 +38,18 @@ export interface LeaderboardKeys {
   season: string;
   /** hash player -> metadata (compact JSON) of the kept score; players without metadata have no field. */
   metadata: string;
-  /** hash player -> version of an unpersisted latest/sum entry; dropped once PostgreSQL has it. */
+  /**
+   * hash player -> version of an unpersisted latest/sum entry or of a removal; dropped once
+   * PostgreSQL has it.
+   */
   versions: string;
+  /**
+   * set: the game's banned players, kept on every board of the game, so the report script refuses
+   * them in the same step as it would apply their score (kept across seasons).
+   */
+  banned: string;
+  /** hash player -> the score a banned player holds this season, out of the ranking until the unban. */
+  hidden: string;
   /** string: when the current season started (ms); absent until the first reset (then PostgreSQL's). */
   seasonStarted: string;
   /** hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to PostgreSQL. */
@@ -55,6 +65,8 @@ export interface SeasonArchiveKeys {
   scores: string;
   clans: string;
   metadata: string;
+  /** Banned players' scores of the ended season (archived as hidden rows). */
+  hidden: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -76,6 +88,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     season: `${base}:season`,
     metadata: `${base}:metadata`,
     versions: `${base}:versions`,
+    banned: `${base}:banned`,
+    hidden: `${base}:hidden`,
     seasonStarted: `${base}:season-started`,
     archives: `${base}:archives`,
     lastScheduledReset: `${base}:last-scheduled-reset`,
@@ -85,7 +99,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
 
 export function seasonArchiveKeys(prefix: string, internalId: number, season: number): SeasonArchiveKeys {
   const base = `${boardBase(prefix, internalId)}:s:${season}`;
-  return { scores: `${base}:scores`, clans: `${base}:clans`, metadata: `${base}:metadata` };
+  return { scores: `${base}:scores`, clans: `${base}:clans`, metadata: `${base}:metadata`, hidden: `${base}:hidden` };
 }
 
 /**
