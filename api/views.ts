@@ -1,3 +1,5 @@
+import { generatedDisplayName } from '../engine/players/display-names.js';
+import type { Player } from '../engine/players/player-store.js';
 import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
 import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
@@ -217,6 +219,17 @@ export function clanMembersView(baseUrl: string, members: ClanMembersPage, limit
 
 export function playerView(player: PlayerProfile, aliases: Record<string, string>): Value<typeof R.Player> {
   return { player_id: player.id, display_name: player.displayName, clan_id: player.clanId, aliases };
+}
+
+export function bannedPlayerView(player: Player): Value<typeof R.BannedPlayer> {
+  return {
+    player_id: player.id,
+    display_name: player.displayName ?? generatedDisplayName(player.id),
+    clan_id: player.clanId,
+    banned: player.bannedAt !== null,
+    banned_at: player.bannedAt?.toISOString() ?? null,
+    ban_reason: player.banReason,
+  };
 }
 
 export function clanView(clan: Clan): Value<typeof R.Clan> {

@@ -36,6 +36,8 @@ import { ResetSchedules } from './seasons/reset-schedules.js';
 import { SeasonService } from './seasons/season-service.js';
 import { SeasonReads } from './ranking/season-reads.js';
 import { RateLimits } from './rate-limits.js';
+import { AuditStore } from './audit/audit-store.js';
+import { ModerationService } from './moderation/moderation-service.js';
 
 /** What the API uses: use-case services only, wired once per process. */
 export interface Engine {
@@ -50,6 +52,7 @@ export interface Engine {
   reader: LeaderboardReader;
   clans: ClanService;
   seasons: SeasonService;
+  moderation: ModerationService;
   maintenance: Maintenance;
   rateLimits: RateLimits;
   /** The admin token, and whether this service generated it (then main prints it once). */
@@ -206,6 +209,14 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       reader: new LeaderboardReader(leaderboards, players, clans, seasonReads),
       clans,
       seasons: core.seasons,
+      moderation: new ModerationService({
+        transact,
+        players: stores.players,
+        boards: stores.leaderboards,
+        leaderboards,
+        rankings,
+        audit: new AuditStore(pool),
+      }),
       maintenance: core.maintenance,
       rateLimits: new RateLimits(redis, config.redisKeyPrefix),
       adminToken,

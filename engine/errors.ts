@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'invalid_admin_token',
   'client_reports_disabled',
   'forbidden',
+  'player_banned',
   'not_found',
   'leaderboard_not_found',
   'player_not_found',
@@ -79,7 +80,7 @@ export class AuthenticationError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(message: string, code: Extract<ErrorCode, 'forbidden' | 'client_reports_disabled'> = 'forbidden') {
+  constructor(message: string, code: Extract<ErrorCode, 'forbidden' | 'client_reports_disabled' | 'player_banned'> = 'forbidden') {
     super(code, message);
   }
 }

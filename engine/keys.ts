@@ -111,7 +111,7 @@ export function clanScriptKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The keys of the report script for this player (engine/scripts/reportScore-14.lua); `retry` names
+ * The keys of the report script for this player (engine/scripts/reportScore-15.lua); `retry` names
  * the request's idempotency record (absent: a key the script never touches).
  */
 export function reportScriptKeys(prefix: string, internalId: number, playerId: string, retry = ''): string[] {
@@ -125,7 +125,14 @@ export function reportScriptKeys(prefix: string, internalId: number, playerId: s
     k.metadata,
     k.versions,
     boardRetryKey(prefix, internalId, retry),
+    k.banned,
   ];
+}
+
+/** The keys of the moderation script for this player (engine/scripts/moderateEntry-14.lua). */
+export function moderationScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [...clanScriptKeys(k), memberKey(prefix, internalId, playerId), k.banned, k.hidden, k.metadata, k.versions, k.dirty, k.queued];
 }
 
 /**

@@ -22,6 +22,7 @@ declare module 'ioredis' {
     markPending(...args: ScriptArg[]): Result<number, Context>;
     dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
     compareAndSet(...args: ScriptArg[]): Result<number, Context>;
+    moderateEntry(...args: ScriptArg[]): Result<[number, number], Context>;
   }
 }
 

@@ -15,6 +15,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_admin_token: 401,
   client_reports_disabled: 403,
   forbidden: 403,
+  player_banned: 403,
   not_found: 404,
   leaderboard_not_found: 404,
   player_not_found: 404,

@@ -33,7 +33,7 @@ const SECURITY: Record<CredentialKind, SecurityScheme[][]> = {
 const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
   400: 'invalid_json, validation_failed or not_a_clan_leaderboard',
   401: 'missing or invalid credentials',
-  403: 'client_reports_disabled or forbidden',
+  403: 'client_reports_disabled, forbidden or player_banned',
   404: 'not found (see the error code)',
   409: 'already_exists or conflict',
   413: 'payload_too_large (over 64 KiB; 128 KiB for report_scores)',

@@ -8,6 +8,7 @@ import type { RouteGroup } from './mount.js';
 import { operationEndpoints } from './operations/index.js';
 import { serverClanEndpoints } from './server/clans.js';
 import { serverLeaderboardEndpoints } from './server/leaderboards.js';
+import { serverModerationEndpoints } from './server/moderation.js';
 import { serverPlayerEndpoints } from './server/players.js';
 import { serverScoreEndpoints } from './server/scores.js';
 import { serverThirdPartyKeyEndpoints } from './server/third-party-keys.js';
@@ -30,6 +31,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverLeaderboardEndpoints,
       ...serverClanEndpoints,
       ...serverPlayerEndpoints,
+      ...serverModerationEndpoints,
       ...serverThirdPartyKeyEndpoints,
     ],
   },

@@ -217,6 +217,15 @@ export const Player = object({
     additionalProperties: { type: 'string' },
   }).example({ steam: '76561198000000000' }),
 }).id('Player');
+/** A player's moderation state, as ban and unban answer it. */
+export const BannedPlayer = object({
+  player_id: playerId(),
+  display_name: displayName(),
+  clan_id: nullable(clanId()),
+  banned: Joi.boolean().example(true),
+  banned_at: nullable(time()),
+  ban_reason: nullable(str().example('Impossible scores on speedrun')),
+}).id('BannedPlayer');
 const keyName = () => str().example('Discord bot');
 export const ThirdPartyKeyCreated = object({
   key_id: keyId(),

@@ -113,6 +113,8 @@ const readableName = (max: number) =>
 /** The name of a game, leaderboard, clan or third-party key. */
 export const name = readableName(100);
 export const displayName = readableName(32);
+/** Why a player was banned: read by people in the audit log and the dashboard, so held to the same rules. */
+export const banReason = readableName(500);
 
 /** A finite number, or a string holding a decimal number. */
 export const score = documentedAs(

@@ -29,7 +29,7 @@ const toClan = (row: ClanRow): Clan => ({
 
 const SELECT_WITH_COUNT = `
   SELECT c.game_id, c.clan_id, c.name, c.created_at, c.updated_at,
-         (SELECT count(*)::int FROM players p WHERE p.game_id = c.game_id AND p.clan_id = c.clan_id) AS member_count
+         (SELECT count(*)::int FROM players p WHERE p.game_id = c.game_id AND p.clan_id = c.clan_id AND p.banned_at IS NULL) AS member_count
   FROM clans c`;
 
 export class ClanStore {
@@ -82,10 +82,10 @@ export class ClanStore {
     await this.db.query('DELETE FROM clans WHERE game_id = $1 AND clan_id = $2', [gameId, clanId]);
   }
 
-  /** The ids of the clan's members, sorted (a stable order keeps floating-point sums reproducible). */
+  /** The ids of the clan's members not banned (a ban takes a player out of clan totals and lists), sorted (a stable order keeps floating-point sums reproducible). */
   async memberIds(gameId: string, clanId: string): Promise<string[]> {
     const { rows } = await this.db.query<{ id: string }>(
-      'SELECT id FROM players WHERE game_id = $1 AND clan_id = $2 ORDER BY id COLLATE "C"',
+      'SELECT id FROM players WHERE game_id = $1 AND clan_id = $2 AND banned_at IS NULL ORDER BY id COLLATE "C"',
       [gameId, clanId],
     );
     return rows.map((row) => row.id);

@@ -67,10 +67,13 @@ export class Persister {
   /** Writes the claimed changes to PostgreSQL; the number of rows written. */
   async write(board: Leaderboard, claimed: ClaimedChanges): Promise<number> {
     const present = claimed.players.filter((player) => player.score !== '');
+    // A removed score comes with the version of its removal (a mark without either has nothing to write).
+    const removed = claimed.players.filter((player) => player.score === '' && player.version !== '');
     const season = claimed.season === '' ? board.season : Number(claimed.season);
     await this.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
+    await this.scores.deleteScores(board.internalId, season, removed);
     await this.scores.writeClanTotals(board.internalId, season, claimed.clans);
-    return present.length + claimed.clans.length;
+    return present.length + removed.length + claimed.clans.length;
   }
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */

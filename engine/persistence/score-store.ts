@@ -13,7 +13,8 @@ export interface StoredScore {
  * Persisted scores and clan totals of each leaderboard's current season (an ended season's rows go
  * once it is archived). Writes are multi-row upserts that are harmless to replay and to run in any
  * order: a best score only ever moves the better way (GREATEST, or LEAST when lower is better), a
- * latest or sum score and a clan total only replace one with an older version.
+ * latest or sum score, a score written after its removal and a clan total only replace one with an
+ * older version, and a removal deletes only a row older than itself.
  */
 export class ScoreStore {
   constructor(private readonly db: Queryable) {}
@@ -24,14 +25,32 @@ export class ScoreStore {
     rule: { order: SortOrder; strategy: UpdateStrategy },
     entries: StoredScore[],
   ): Promise<void> {
+    const better = rule.order === 'asc' ? '>' : '<';
+    // An entry with a version (every latest or sum entry; a best one written since its removal)
+    // replaces only an older version, so a job that claimed the removed score cannot bring it back;
+    // a best one also a worse score of the same version (it improved since). Metadata follows.
+    const versioned = entries.filter((e) => e.version !== '');
+    await this.upsertScores(
+      leaderboardInternalId,
+      season,
+      versioned,
+      `score = EXCLUDED.score, metadata = EXCLUDED.metadata, version = EXCLUDED.version, updated_at = now()
+       WHERE scores.version < EXCLUDED.version${
+         rule.strategy === 'best' ? ` OR (scores.version = EXCLUDED.version AND scores.score ${better} EXCLUDED.score)` : ''
+       }`,
+    );
+    // A best score only ever improves (its metadata changes with it), whatever version its row has.
+    const unversioned = entries.filter((e) => e.version === '');
+    await this.upsertScores(
+      leaderboardInternalId,
+      season,
+      unversioned,
+      `score = EXCLUDED.score, metadata = EXCLUDED.metadata, updated_at = now() WHERE scores.score ${better} EXCLUDED.score`,
+    );
+  }
+
+  private async upsertScores(leaderboardInternalId: number, season: number, entries: StoredScore[], replaces: string): Promise<void> {
     if (entries.length === 0) return;
-    // A best score's metadata changes only with the score, so it follows the same condition.
-    const replaces =
-      rule.strategy === 'best'
-        ? `score = EXCLUDED.score, metadata = EXCLUDED.metadata, updated_at = now()
-           WHERE scores.score ${rule.order === 'asc' ? '>' : '<'} EXCLUDED.score`
-        : `score = EXCLUDED.score, metadata = EXCLUDED.metadata, version = EXCLUDED.version, updated_at = now()
-           WHERE scores.version < EXCLUDED.version`;
     await this.db.query(
       `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version)
        SELECT $1, $2, u.player_id, u.score, u.metadata::json, u.version
@@ -45,6 +64,16 @@ export class ScoreStore {
         entries.map((e) => e.metadata || null),
         entries.map((e) => e.version || '0'),
       ],
+    );
+  }
+
+  /** Deletes removed scores whose rows are older than their removal (a later score has a later version). */
+  async deleteScores(leaderboardInternalId: number, season: number, removed: { playerId: string; version: string }[]): Promise<void> {
+    if (removed.length === 0) return;
+    await this.db.query(
+      `DELETE FROM scores s USING unnest($3::text[], $4::bigint[]) AS u (player_id, version)
+       WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.player_id = u.player_id AND s.version < u.version`,
+      [leaderboardInternalId, season, removed.map((r) => r.playerId), removed.map((r) => r.version)],
     );
   }
 

@@ -78,13 +78,24 @@ export class PlayerStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
-  /** Locks the player's row until the transaction ends; its current clan, or undefined when the game has no such player. */
-  async lock(gameId: string, id: string): Promise<{ clanId: string | null } | undefined> {
-    const { rows } = await this.db.query<{ clan_id: string | null }>(
-      'SELECT clan_id FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
+  /** Locks the player's row until the transaction ends; its current clan and ban, or undefined when the game has no such player. */
+  async lock(gameId: string, id: string): Promise<{ clanId: string | null; banned: boolean } | undefined> {
+    const { rows } = await this.db.query<{ clan_id: string | null; banned: boolean }>(
+      'SELECT clan_id, banned_at IS NOT NULL AS banned FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
       [id, gameId],
     );
-    return rows[0] && { clanId: rows[0].clan_id };
+    return rows[0] && { clanId: rows[0].clan_id, banned: rows[0].banned };
+  }
+
+  /** Bans (with the reason) or unbans the player; the row as it is after. Keeps the first ban's time and reason. */
+  async setBan(gameId: string, id: string, ban: { reason: string | null } | null): Promise<Player | undefined> {
+    const { rows } = await this.db.query<PlayerRow>(
+      `UPDATE players SET banned_at = CASE WHEN $3 THEN coalesce(banned_at, now()) END,
+         ban_reason = CASE WHEN NOT $3 THEN NULL WHEN banned_at IS NULL THEN $4 ELSE ban_reason END, updated_at = now()
+       WHERE id = $1 AND game_id = $2 RETURNING ${COLUMNS}`,
+      [id, gameId, ban !== null, ban?.reason ?? null],
+    );
+    return rows[0] && toPlayer(rows[0]);
   }
 
   /** Sets the given fields (a clanId of null leaves the clan; an absent one keeps it). */
@@ -105,6 +116,20 @@ export class PlayerStore {
       [gameId, clanId],
     );
     return rows.map((row) => row.id);
+  }
+
+  /** The banned players of a game, a page at a time. */
+  async *bannedIds(gameId: string, pageSize = 1000): AsyncGenerator<string[]> {
+    let after = '';
+    for (;;) {
+      const { rows } = await this.db.query<{ id: string }>(
+        'SELECT id FROM players WHERE game_id = $1 AND banned_at IS NOT NULL AND id > $2 ORDER BY id LIMIT $3',
+        [gameId, after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => row.id);
+      after = rows[rows.length - 1]!.id;
+    }
   }
 
   /** Clan memberships of a game, player -> clan, read in pages (a game may have millions of players). */

@@ -5,8 +5,8 @@ import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from './rankings.js';
 
 /**
- * Brings a leaderboard's Redis state in line with PostgreSQL: clan memberships (on clan
- * leaderboards) and then every persisted score, merged without losing anything reported since.
+ * Brings a leaderboard's Redis state in line with PostgreSQL: the game's bans, clan memberships (on
+ * clan leaderboards) and then every persisted score, merged without losing anything reported since.
  * Used for new leaderboards and by the rebuild (engine/rebuild.ts).
  * Atomic per chunk (one script, one slot), not as a whole: on best boards reports may land between
  * chunks, and that is safe because every step keeps the better score (ZADD GT/LT) and moves clan
@@ -24,6 +24,9 @@ export class LiveState {
 
   async prepare(leaderboard: Leaderboard): Promise<void> {
     await this.schedules.restore(leaderboard);
+    // Bans first: a banned player's scores then merge out of sight, and a report of theirs that
+    // reached a board being rebuilt is hidden here.
+    for await (const page of this.players.bannedIds(leaderboard.gameId)) await this.rankings.banOn(leaderboard, page);
     if (leaderboard.type === 'clan') {
       for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page);
     }

@@ -1,4 +1,4 @@
-import { ConflictError, UnavailableError, ValidationError, type AppError } from '../errors.js';
+import { ConflictError, ForbiddenError, UnavailableError, ValidationError, type AppError } from '../errors.js';
 import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from '../redis.js';
 import {
@@ -6,6 +6,7 @@ import {
   clanScriptKeys,
   leaderboardKeys,
   memberKey,
+  moderationScriptKeys,
   reportScriptKeys,
   seasonArchiveKeys,
   type LeaderboardKeys,
@@ -37,7 +38,11 @@ const REFUSALS: Record<number, () => AppError> = {
   1: () => new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.'),
   2: () => new ConflictError('This Idempotency-Key was used with another request.'),
   3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
+  4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
 };
+
+/** What moderateEntry does to a player's entry on one board. */
+export type Moderation = 'ban' | 'unban' | 'remove';
 
 /** What a reset needs to know of a leaderboard. */
 export interface SeasonedBoard {
@@ -125,6 +130,36 @@ export class Rankings {
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
     const [best, improved, rank, total, needsJob, season] = reply;
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
+  }
+
+  /**
+   * Bans, unbans or removes the player's entry on each board (one atomic script per board, each in
+   * its own slot); for each board, whether it changed anything (a removal: whether there was a score).
+   */
+  async moderate(boards: { internalId: number }[], playerId: string, action: Moderation): Promise<boolean[]> {
+    await this.marks.beforeMarkingAll(boards);
+    const done: boolean[] = [];
+    for (const chunk of chunks(boards, 500)) {
+      const replies = await Promise.all(
+        chunk.map((board) =>
+          this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, playerId), playerId, action, QUEUED_FLAG_TTL_MS),
+        ),
+      );
+      await this.marks.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
+      done.push(...replies.map(([changed]) => changed === 1));
+    }
+    return done;
+  }
+
+  /** Bans the given players on one board (a new or rebuilt board takes the game's bans before its scores). */
+  async banOn(board: { internalId: number }, playerIds: string[]): Promise<void> {
+    await this.marks.beforeMarkingAll([board]);
+    const replies = await Promise.all(
+      playerIds.map((player) =>
+        this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, player), player, 'ban', QUEUED_FLAG_TTL_MS),
+      ),
+    );
+    if (replies.some(([, needsJob]) => needsJob === 1)) await this.marks.requestJobs([board.internalId]);
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
@@ -233,10 +268,12 @@ export class Rankings {
       const memberKeys = chunk.map(({ playerId }) => memberKey(this.prefix, board.internalId, playerId));
       const merged = await this.alone<number>((pipeline) =>
         pipeline.mergeScores(
-          String(clanKeys.length + 2 + memberKeys.length),
+          String(clanKeys.length + 4 + memberKeys.length),
           ...clanKeys,
           k.season,
           k.metadata,
+          k.banned,
+          k.hidden,
           ...memberKeys,
           board.sortOrder,
           season,

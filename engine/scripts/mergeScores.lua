@@ -9,8 +9,11 @@
   is merged (they belong to the ended season's archive). The season number is not set here: on latest
   and sum boards it opens the board to reports, once the whole merge is done (LiveState).
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, 9 metadata, then each
-        player's member key, in the order of the players in ARGV
+  A banned player's score goes where the ban keeps it (hidden), by the same rule, out of the ranking
+  and the clan totals: a rebuild never brings a banned player back (their marks are set first).
+
+  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, 9 metadata, 10 banned,
+        11 hidden, then each player's member key, in the order of the players in ARGV
   ARGV: 1 'desc'|'asc', 2 the season the scores belong to, 3 'best'|'missing', then player id,
         score, metadata ('' for none) triples
   Reply: number of entries that changed, or -1 when the season has moved on
@@ -25,9 +28,25 @@ if season and season ~= ARGV[2] then
 end
 local clock = serverClock()
 local changed = 0
+local rule, order = ARGV[3], ARGV[1]
+
+-- Sets a banned player's hidden score by the rule: the better one, or only a missing one.
+local function mergeHidden(player, score)
+  local held = redis.call('HGET', KEYS[11], player)
+  local better = not held or (rule == 'best' and (order == 'asc' and tonumber(score) < tonumber(held) or order ~= 'asc' and tonumber(score) > tonumber(held)))
+  if better then redis.call('HSET', KEYS[11], player, score) end
+  return better
+end
+
 for i = 4, #ARGV, 3 do
   local player, metadata = ARGV[i], ARGV[i + 2]
-  local _, improved = applyScore(K, KEYS[9 + (i - 1) / 3], player, ARGV[i + 1], ARGV[3], ARGV[1], clock)
+  local improved
+  if redis.call('SISMEMBER', KEYS[10], player) == 1 then
+    improved = mergeHidden(player, ARGV[i + 1])
+  else
+    local _, applied = applyScore(K, KEYS[11 + (i - 1) / 3], player, ARGV[i + 1], rule, order, clock)
+    improved = applied
+  end
   if improved then
     changed = changed + 1
     if metadata == '' then

@@ -122,7 +122,7 @@ export const AUTH_CODES = ['missing_key', 'invalid_key', 'missing_token', 'inval
 const CODES: Record<number, string[]> = {
   400: ['invalid_json', 'validation_failed', 'not_a_clan_leaderboard'],
   401: AUTH_CODES,
-  403: ['client_reports_disabled', 'forbidden'],
+  403: ['client_reports_disabled', 'forbidden', 'player_banned'],
   404: [
     'not_found',
     'leaderboard_not_found',

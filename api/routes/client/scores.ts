@@ -13,7 +13,7 @@ export const clientScoreEndpoints = [
     tag: 'Game client',
     summary: 'Report a score for the token’s player',
     description:
-      "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt.",
+      "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt. A banned player's reports are refused with 403 player_banned.",
     credentials: 'gameClient',
     rateLimit: 'reports',
     params: leaderboardParams,

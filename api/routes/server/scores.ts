@@ -31,12 +31,12 @@ export const serverScoreEndpoints = [
     tag: 'Game server',
     summary: "Report one player's scores on several leaderboards",
     description:
-      "scores[i] goes to leaderboard_ids[i], with metadata[i] when given; 1-100 pairs, each applied by its leaderboard's update_strategy. All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score, bad metadata) nothing is applied. With an Idempotency-Key a batch cut short and retried applies each pair exactly once and answers the whole batch; without one, resending is harmless on best leaderboards only.",
+      "scores[i] goes to leaderboard_ids[i], with metadata[i] when given; 1-100 pairs, each applied by its leaderboard's update_strategy. All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score, bad metadata) nothing is applied. With an Idempotency-Key a batch cut short and retried applies each pair exactly once and answers the whole batch; without one, resending is harmless on best leaderboards only. A banned player's scores are refused with 403 player_banned.",
     credentials: 'secretKey',
     headers: object({ 'idempotency-key': optional(idempotencyKey) }),
     body: batchBody,
     responses: { 200: { schema: BatchResult } },
-    errors: [404, 409],
+    errors: [403, 404, 409],
     changed: (reply) => reply.body.results.some((result) => result.improved),
     async handler({ caller, body: { player_id, scores, leaderboard_ids, metadata }, app, req }) {
       const pairs = leaderboard_ids.map((id, i): [string, { score: number; metadata: object | null | undefined }] => [

@@ -4,7 +4,8 @@
   answered again without being applied again, and no crash can fall between the two.
 
   KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 the player's
-        member key, 11 season, 12 metadata, 13 versions, 14 the request's record on this board
+        member key, 11 season, 12 metadata, 13 versions, 14 the request's record on this board,
+        15 banned
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the leaderboard's season
         as PostgreSQL knows it (taken when Redis holds none: a new or rebuilt board), 6 the rule:
         'best'|'latest'|'sum', 7 the metadata as compact JSON ('' for none), 8 the request's
@@ -12,7 +13,7 @@
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season } (for a
          request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 1 the board's entries are being rebuilt, 2 the key came with another request,
-         3 the sum would not be a finite number
+         3 the sum would not be a finite number, 4 the player is banned
 ]]
 -- @include "clock"
 -- @include "clan-totals"
@@ -21,6 +22,11 @@
 local K = clanKeys()
 local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
 local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[6], ARGV[8]
+
+-- Checked in the same step as the score would be applied: a ban (moderateEntry) falls wholly before
+-- or after this report, so no report of a banned player ever lands. Before the Idempotency-Key: a
+-- retry after the ban is refused too.
+if redis.call('SISMEMBER', KEYS[15], player) == 1 then return { 4 } end
 
 if fingerprint ~= '' then
   local first = redis.call('GET', record)

@@ -6,12 +6,14 @@
   A season that ended since the claim took its marks with it (its archive holds the values): the
   marks now present are the new season's, and none of them is cleared.
 
-  A latest or sum entry is compared by its version (its value may come back to the claimed one with
-  other metadata), a best one by its score (an improvement never comes back, and brings its metadata).
+  An entry is cleared when both its score (ranked or hidden by a ban; '' when removed) and its
+  version are still the claimed ones: a latest or sum entry's version changes with every report (its
+  value may come back to the claimed one with other metadata), a best entry's score with every
+  improvement (which brings its metadata), and a removal gives the entry a new version.
 
-  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season, 7 versions
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season, 7 versions, 8 hidden
   ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version triples
-        (version '' on best boards), then clan/version pairs
+        (version '' when the entry has none), then clan/version pairs
   Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
 ]]
 local n = tonumber(ARGV[2])
@@ -21,13 +23,10 @@ if (redis.call('GET', KEYS[6]) or '') ~= ARGV[1] then
 end
 for i = 3, last, 3 do
   local player, version = ARGV[i], ARGV[i + 2]
-  if version == '' then
-    if (redis.call('ZSCORE', KEYS[2], player) or '') == ARGV[i + 1] then
-      redis.call('ZREM', KEYS[1], player)
-    end
-  elseif (redis.call('HGET', KEYS[7], player) or '') == version then
+  local held = redis.call('ZSCORE', KEYS[2], player) or redis.call('HGET', KEYS[8], player) or ''
+  if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version then
     redis.call('ZREM', KEYS[1], player)
-    redis.call('HDEL', KEYS[7], player)
+    if version ~= '' then redis.call('HDEL', KEYS[7], player) end
   end
 end
 for i = last + 1, #ARGV, 2 do

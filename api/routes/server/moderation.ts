@@ -1,0 +1,73 @@
+import { endpoint } from '../endpoint.js';
+import { bannedPlayerView } from '../../views.js';
+import { BannedPlayer } from '../responses.js';
+import { banReason, leaderboardId, object, optional, playerId } from '../schemas.js';
+
+const playerParams = object({ player_id: playerId.description("The service's player id") });
+
+/** Moderation by the game server: remove a score, ban and unban a player. */
+export const serverModerationEndpoints = [
+  endpoint({
+    method: 'delete',
+    path: '/api/v1/server/leaderboards/:leaderboard_id/scores/:player_id',
+    operationId: 'deleteScore',
+    tag: 'Game server',
+    summary: "Remove one player's score from a leaderboard's current season",
+    description:
+      'The score is gone at once from ranks, totals and clan totals, and from PostgreSQL once the worker has written the change (a persistence job already holding the old score cannot bring it back). The player may report again. 404 record_not_found when the player has no score. Recorded in the audit log as score.remove.',
+    credentials: 'secretKey',
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      player_id: playerId.description("The service's player id"),
+    }),
+    responses: { 204: { description: 'Removed' } },
+    errors: [400, 404],
+    async handler({ caller, params, app }) {
+      await app.engine.moderation.removeScore(caller.game.id, params.leaderboard_id, params.player_id, 'secret_key');
+      return { status: 204 };
+    },
+  }),
+
+  endpoint({
+    method: 'post',
+    path: '/api/v1/server/players/:player_id/ban',
+    operationId: 'banPlayer',
+    tag: 'Game server',
+    summary: 'Ban a player: hidden from every read of every leaderboard, reports refused',
+    description:
+      "At once the player is absent from every read of every leaderboard of the game (lists, records, around_me, clan members, the web page, third-party reads and archived seasons), every clan total drops their scores, the others' ranks and totals close up, and their reports are refused with 403 player_banned. Nothing is deleted: an unban brings everything back. Banning a banned player changes nothing (the first ban's time and reason stay). Recorded in the audit log as player.ban.",
+    credentials: 'secretKey',
+    params: playerParams,
+    body: object({
+      reason: optional(
+        banReason
+          .example('Impossible scores on speedrun')
+          .description('Why, for the audit log and support: 1-500 characters, readable text'),
+      ),
+    }),
+    responses: { 200: { schema: BannedPlayer } },
+    errors: [400, 404],
+    async handler({ caller, params, body, app }) {
+      const player = await app.engine.moderation.ban(caller.game.id, params.player_id, body.reason ?? null, 'secret_key');
+      return { status: 200, body: bannedPlayerView(player) };
+    },
+  }),
+
+  endpoint({
+    method: 'delete',
+    path: '/api/v1/server/players/:player_id/ban',
+    operationId: 'unbanPlayer',
+    tag: 'Game server',
+    summary: 'Unban a player: every score and clan contribution comes back as it was',
+    description:
+      'Every score of the player (archived seasons included) and their clan contributions come back exactly as they were; their reports are accepted again. Unbanning a player who is not banned changes nothing. Recorded in the audit log as player.unban.',
+    credentials: 'secretKey',
+    params: playerParams,
+    responses: { 200: { schema: BannedPlayer } },
+    errors: [404],
+    async handler({ caller, params, app }) {
+      const player = await app.engine.moderation.unban(caller.game.id, params.player_id, 'secret_key');
+      return { status: 200, body: bannedPlayerView(player) };
+    },
+  }),
+];
