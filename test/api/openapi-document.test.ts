@@ -81,7 +81,9 @@ describe('the OpenAPI document', () => {
     expect([...declared.keys()]).to.deep.equal(['Game client', 'Game server', 'Third party', 'Web page', 'Admin', 'Operations']);
     const ids = new Set<string>();
     for (const { name, op } of operations(doc)) {
-      expect(op.operationId, name).to.match(/^(get|list|create|upsert|update|delete|revoke|rotate|report|reset|signUp|ban|unban)[A-Z][A-Za-z]*$/);
+      expect(op.operationId, name).to.match(
+        /^(get|list|create|upsert|update|delete|revoke|rotate|report|reset|signUp|ban|unban)[A-Z][A-Za-z]*$/,
+      );
       expect(ids.has(op.operationId), `${name}: ${op.operationId} is used twice`).to.equal(false);
       ids.add(op.operationId);
       expect(op.tags, name).to.have.length(1);
