@@ -4,6 +4,8 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Player, PlayerStore } from '../players/player-store.js';
+import type { ScoreStore } from '../persistence/score-store.js';
+import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../ranking/rankings.js';
 
 /**
@@ -23,7 +25,9 @@ export class ModerationService {
       boards: LeaderboardStore;
       leaderboards: LeaderboardService;
       rankings: Rankings;
+      scores: ScoreStore;
       audit: AuditStore;
+      invalidator: Invalidator;
     },
   ) {}
 
@@ -49,6 +53,30 @@ export class ModerationService {
       target: playerId,
       details: { leaderboard_id: leaderboardId, season: await this.deps.rankings.currentSeason(board) },
     });
+  }
+
+  /**
+   * Erases the player (a data-protection request): their row, device binding, display name,
+   * aliases, clan membership and every score, live and persisted, go; ranks and clan totals close up
+   * at once, and every process refuses their tokens once the change is announced. Each board keeps
+   * the id in its banned set, so a report already past its token check is refused by the board's
+   * script; a later signup on the same device is a new player.
+   */
+  async erase(gameId: string, playerId: string, actor: Actor): Promise<void> {
+    const { transact, players, scores, audit, rankings } = this.deps;
+    if (!storable(playerId)) throw unknownPlayer(playerId);
+    await transact(async (client) => {
+      if (!(await players.in(client).lock(gameId, playerId))) throw unknownPlayer(playerId);
+      for await (const boards of this.boardsOf(gameId)) {
+        for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
+        await rankings.moderate(boards, playerId, 'ban');
+        await rankings.moderate(boards, playerId, 'remove');
+      }
+      await scores.in(client).deletePlayer(playerId);
+      await players.in(client).delete(gameId, playerId);
+      await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
+    });
+    await this.deps.invalidator.playerChanged(playerId);
   }
 
   private async setBan(gameId: string, playerId: string, ban: { reason: string | null } | null, actor: Actor): Promise<Player> {

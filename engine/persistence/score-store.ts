@@ -19,6 +19,16 @@ export interface StoredScore {
 export class ScoreStore {
   constructor(private readonly db: Queryable) {}
 
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): ScoreStore {
+    return new ScoreStore(client);
+  }
+
+  /** Deletes every current-season score of the player (an erasure; player ids are unique across games). */
+  async deletePlayer(playerId: string): Promise<void> {
+    await this.db.query('DELETE FROM scores WHERE player_id = $1', [playerId]);
+  }
+
   async writeScores(
     leaderboardInternalId: number,
     season: number,

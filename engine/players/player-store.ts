@@ -98,6 +98,12 @@ export class PlayerStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
+  /** Deletes the player (their aliases go with the row); false when the game has no such player. */
+  async delete(gameId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('DELETE FROM players WHERE id = $1 AND game_id = $2', [id, gameId]);
+    return rowCount === 1;
+  }
+
   /** Sets the given fields (a clanId of null leaves the clan; an absent one keeps it). */
   async update(gameId: string, id: string, changes: { displayName?: string; clanId?: string | null }): Promise<Player | undefined> {
     const { rows } = await this.db.query<PlayerRow>(
