@@ -1,10 +1,9 @@
-import { generatedDisplayName } from '../engine/players/display-names.js';
-import type { Player } from '../engine/players/player-store.js';
 import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
 import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
+import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
 import type { ClanEntry, ClanRecord, MemberEntry, Page, PlayerEntry } from '../engine/ranking/leaderboard-reader.js';
 import type { PlayerRecord, ReportResult } from '../engine/ranking/score-service.js';
@@ -221,15 +220,38 @@ export function playerView(player: PlayerProfile, aliases: Record<string, string
   return { player_id: player.id, display_name: player.displayName, clan_id: player.clanId, aliases };
 }
 
-export function bannedPlayerView(player: Player): Value<typeof R.BannedPlayer> {
+export function playerSummaryView(player: PlayerSummary): Value<typeof R.PlayerSummary> {
   return {
     player_id: player.id,
-    display_name: player.displayName ?? generatedDisplayName(player.id),
+    display_name: player.displayName,
     clan_id: player.clanId,
+    aliases: player.aliases,
+    banned: player.bannedAt !== null,
+    created_at: player.createdAt.toISOString(),
+  };
+}
+
+/** Support's view of one player (the lookup, and the answer of a ban or an unban). */
+export function playerDetailsView(player: PlayerDetails): Value<typeof R.PlayerDetails> {
+  return {
+    player_id: player.id,
+    display_name: player.displayName,
+    clan_id: player.clanId,
+    aliases: player.aliases,
     banned: player.bannedAt !== null,
     banned_at: player.bannedAt?.toISOString() ?? null,
     ban_reason: player.banReason,
+    created_at: player.createdAt.toISOString(),
+    scores: player.scores.map((held) => ({ leaderboard_id: held.leaderboardId, score: held.score, rank: held.rank })),
   };
+}
+
+export function playerSearchView(
+  found: { total: number; players: PlayerSummary[] },
+  limit: number,
+  offset: number,
+): Value<typeof R.PlayerSearch> {
+  return { players: found.players.map(playerSummaryView), total: found.total, limit, offset };
 }
 
 export function clanView(clan: Clan): Value<typeof R.Clan> {

@@ -14,6 +14,7 @@ import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
 import { PlayerStore } from './players/player-store.js';
 import { AliasStore } from './players/alias-store.js';
 import { PlayerService } from './players/player-service.js';
+import { PlayerLookup } from './players/player-lookup.js';
 import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { Rankings } from './ranking/rankings.js';
@@ -47,6 +48,8 @@ export interface Engine {
   games: GameService;
   thirdPartyKeys: ThirdPartyKeyService;
   players: PlayerService;
+  /** Support's reads: a player with their scores everywhere, and player search. */
+  playerLookup: PlayerLookup;
   leaderboards: LeaderboardService;
   scores: ScoreService;
   reader: LeaderboardReader;
@@ -185,18 +188,22 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       schedules: core.schedules,
     });
     const seasonReads = new SeasonReads(rankings, stores.archives);
+    const aliases = new AliasStore(pool);
     const players = new PlayerService(
-      { transact, store: stores.players, aliases: new AliasStore(pool), clans: stores.clans, leaderboards, rankings, tokens, invalidator },
+      { transact, store: stores.players, aliases, clans: stores.clans, leaderboards, rankings, tokens, invalidator },
       config.playerCacheSize,
     );
     const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator);
     return {
       config,
       logger,
-      credentials: new CredentialResolver(gameStore, keyStore, tokens, adminToken.value, invalidator),
+      credentials: new CredentialResolver(gameStore, keyStore, tokens, adminToken.value, invalidator, async (playerId) => {
+        return (await players.find(playerId))?.gameId;
+      }),
       games: new GameService(gameStore, leaderboards, invalidator),
       thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator),
       players,
+      playerLookup: new PlayerLookup({ store: stores.players, aliases, leaderboards, rankings }),
       leaderboards,
       scores: new ScoreService(
         leaderboards,

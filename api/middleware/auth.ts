@@ -72,7 +72,7 @@ export function authenticators(
 ): Record<Exclude<CredentialKind, 'none'>, RequestHandler> {
   const gameClient = async (req: Request): Promise<Callers['gameClient']> => {
     const game = await credentials.publishable(header(req, 'publishable-key'));
-    return { game, playerId: credentials.player(header(req, 'anonymous-authorization'), game) };
+    return { game, playerId: await credentials.player(header(req, 'anonymous-authorization'), game) };
   };
   const secretKey = async (req: Request): Promise<Callers['secretKey']> => ({ game: await credentials.secret(header(req, 'secret-key')) });
 
@@ -118,8 +118,8 @@ export function authenticators(
       res.locals.caller = NONE;
       next();
     },
-    pageToken: (req, res, next) => {
-      res.locals.caller = { viewer: credentials.viewer(queryToken(req.query.token)) };
+    pageToken: async (req, res, next) => {
+      res.locals.caller = { viewer: await credentials.viewer(queryToken(req.query.token)) };
       next();
     },
   };

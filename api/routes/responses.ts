@@ -208,24 +208,34 @@ export const Clan = object({
   created_at: time(),
   updated_at: time(),
 }).id('Clan');
-export const Player = object({
-  player_id: playerId(),
-  display_name: displayName(),
-  clan_id: nullable(clanId()),
-  aliases: documentedAs(Joi.object<Record<string, string>>().pattern(/./, str()), {
+const aliases = () =>
+  documentedAs(Joi.object<Record<string, string>>().pattern(/./, str()), {
     type: 'object',
     additionalProperties: { type: 'string' },
-  }).example({ steam: '76561198000000000' }),
-}).id('Player');
-/** A player's moderation state, as ban and unban answer it. */
-export const BannedPlayer = object({
-  player_id: playerId(),
-  display_name: displayName(),
-  clan_id: nullable(clanId()),
-  banned: Joi.boolean().example(true),
-  banned_at: nullable(time()),
-  ban_reason: nullable(str().example('Impossible scores on speedrun')),
-}).id('BannedPlayer');
+  }).example({ steam: '76561198000000000' });
+const playerProfile = () => ({ player_id: playerId(), display_name: displayName(), clan_id: nullable(clanId()), aliases: aliases() });
+export const Player = object(playerProfile()).id('Player');
+const banned = () => bool().example(false).description('A banned player is hidden from every leaderboard read');
+const joined = () => time().description('When the player signed up');
+/** A player in a search's results (no scores: a list must not cost a script call per board per player). */
+export const PlayerSummary = object({ ...playerProfile(), banned: banned(), created_at: joined() }).id('PlayerSummary');
+export const PlayerDetails = object({
+  ...playerProfile(),
+  banned: banned(),
+  banned_at: nullable(time()).example(null).description('When the ban began; null while not banned'),
+  ban_reason: nullable(str()).example(null).description("The ban's reason as given; null for none or while not banned"),
+  created_at: joined(),
+  scores: arrayOf(
+    object({
+      leaderboard_id: leaderboardId(),
+      score: score(),
+      rank: nullable(rank()).description('The live rank; null while the player is banned (their scores wait out of the ranking)'),
+    }),
+  ).description(
+    "Every leaderboard of the game where the player holds a score in the current season, with the live rank; the game's oldest leaderboard first",
+  ),
+}).id('PlayerDetails');
+export const PlayerSearch = object({ players: arrayOf(PlayerSummary), ...paging() }).id('PlayerSearch');
 const keyName = () => str().example('Discord bot');
 export const ThirdPartyKeyCreated = object({
   key_id: keyId(),

@@ -80,6 +80,14 @@ export const aliasChanges = documentedAs(Joi.object<Record<string, string | null
   propertyNames: { pattern: ALIAS_TYPE_PATTERN.source },
   additionalProperties: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
 });
+/** What support searches players by: an id, an alias id or the start of a display name; trimmed. */
+export const playerSearch = storedText()
+  .trim()
+  .min(1)
+  .max(64)
+  .description('A player id, an alias id (any type), or the start of a display name (case-insensitive); 1-64 characters once trimmed')
+  .example('Swift Otter')
+  .example('76561198000000000');
 /** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
 export const deviceId = storedText().max(128);
 

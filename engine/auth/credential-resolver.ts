@@ -36,6 +36,8 @@ export class CredentialResolver {
     private readonly tokens: TokenCodec,
     private readonly adminToken: string,
     private readonly invalidator: Invalidator,
+    /** The player's game, or undefined once erased (the players' cache, dropped in every process on erasure). */
+    private readonly gameOfPlayer: (playerId: string) => Promise<string | undefined>,
   ) {
     invalidator.onChange((change) => {
       if (change.kind !== 'keys' && change.kind !== 'all') return;
@@ -66,8 +68,8 @@ export class CredentialResolver {
     }).then(({ game, keyId }) => ({ game, keyId: keyId! }));
   }
 
-  /** The player id carried by an anonymous token, which must belong to `game`. */
-  player(token: string | undefined, game: Game): string {
+  /** The player id carried by an anonymous token, which must belong to `game` and to a player not erased. */
+  async player(token: string | undefined, game: Game): Promise<string> {
     if (!token?.trim()) {
       throw new AuthenticationError('missing_token', 'Send the player token in the Anonymous-Authorization header.');
     }
@@ -75,14 +77,23 @@ export class CredentialResolver {
     if (claims.gameId !== game.id) {
       throw new AuthenticationError('invalid_token', 'The anonymous token belongs to another game.');
     }
+    await this.livingPlayer(claims.playerId, claims.gameId);
     return claims.playerId;
   }
 
   /** Who is looking, from a token alone (the web page): its game and player, signature checked. */
-  viewer(token: string | undefined): { gameId: string; playerId: string } {
+  async viewer(token: string | undefined): Promise<{ gameId: string; playerId: string }> {
     if (!token?.trim()) throw new AuthenticationError('missing_token', 'The page needs the player token in ?token=.');
     const claims = this.tokens.verify(token.replace(/^Bearer\s+/i, ''));
+    await this.livingPlayer(claims.playerId, claims.gameId);
     return { gameId: claims.gameId, playerId: claims.playerId };
+  }
+
+  /** A signed token of an erased player is refused like a forged one: that player is gone. */
+  private async livingPlayer(playerId: string, gameId: string): Promise<void> {
+    if ((await this.gameOfPlayer(playerId)) !== gameId) {
+      throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+    }
   }
 
   admin(authorization: string | undefined): void {

@@ -56,6 +56,11 @@ export class LeaderboardService {
     return this.store.pageByGame(gameId, offset, limit);
   }
 
+  /** Every leaderboard of a game, oldest first. */
+  all(gameId: string): Promise<Leaderboard[]> {
+    return this.store.allOf(gameId);
+  }
+
   /** A game's clan leaderboards. */
   clanBoards(gameId: string): Promise<Leaderboard[]> {
     return this.store.clanBoardsOf(gameId);

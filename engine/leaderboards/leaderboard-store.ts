@@ -126,6 +126,14 @@ export class LeaderboardStore {
     return { total: count.rows[0]!.count, leaderboards: page.rows.map(toLeaderboard) };
   }
 
+  /** Every leaderboard of a game, oldest first. */
+  async allOf(gameId: string): Promise<Leaderboard[]> {
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 ORDER BY internal_id`, [
+      gameId,
+    ]);
+    return rows.map(toLeaderboard);
+  }
+
   /** A game's clan leaderboards (a player's clan moves on each of them). */
   async clanBoardsOf(gameId: string): Promise<Leaderboard[]> {
     const { rows } = await this.pool.query<LeaderboardRow>(

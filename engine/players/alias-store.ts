@@ -17,6 +17,21 @@ export class AliasStore {
     return Object.fromEntries(rows.map((row) => [row.alias_type, row.alias_id]));
   }
 
+  /** The aliases of each given player (those without any are absent), in one query. */
+  async ofMany(playerIds: string[]): Promise<Map<string, Record<string, string>>> {
+    const { rows } = await this.db.query<{ player_id: string; alias_type: string; alias_id: string }>(
+      'SELECT player_id, alias_type, alias_id FROM player_aliases WHERE player_id = ANY($1::text[]) ORDER BY alias_type',
+      [playerIds],
+    );
+    const aliases = new Map<string, Record<string, string>>();
+    for (const row of rows) {
+      const held = aliases.get(row.player_id) ?? {};
+      held[row.alias_type] = row.alias_id;
+      aliases.set(row.player_id, held);
+    }
+    return aliases;
+  }
+
   async findPlayer(gameId: string, aliasType: string, aliasId: string): Promise<string | undefined> {
     const { rows } = await this.db.query<{ player_id: string }>(
       'SELECT player_id FROM player_aliases WHERE game_id = $1 AND alias_type = $2 AND alias_id = $3',

@@ -69,7 +69,9 @@ export class PlayerService {
   /** The same device in the same game always gets the same player. */
   async signup(gameId: string, deviceId: string | null): Promise<{ player: Player; token: string; created: boolean }> {
     for (;;) {
-      const inserted = await this.deps.store.insert(newPlayerId(), gameId, deviceId).catch((error: { code?: string }) => {
+      const id = newPlayerId();
+      // The generated name is stored, not computed on read, so a search by name finds it.
+      const inserted = await this.deps.store.insert(id, gameId, deviceId, generatedDisplayName(id)).catch((error: { code?: string }) => {
         if (error.code === '23505') return null; // the random id was taken: draw another
         throw error;
       });

@@ -8,6 +8,7 @@ export interface Player {
   /** When the player was banned; null while not banned. */
   bannedAt: Date | null;
   banReason: string | null;
+  createdAt: Date;
 }
 
 interface PlayerRow {
@@ -17,6 +18,7 @@ interface PlayerRow {
   clan_id: string | null;
   banned_at: Date | null;
   ban_reason: string | null;
+  created_at: Date;
 }
 
 const toPlayer = (row: PlayerRow): Player => ({
@@ -26,9 +28,10 @@ const toPlayer = (row: PlayerRow): Player => ({
   clanId: row.clan_id,
   bannedAt: row.banned_at,
   banReason: row.ban_reason,
+  createdAt: row.created_at,
 });
 
-const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason';
+const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason, created_at';
 
 export class PlayerStore {
   constructor(private readonly db: Queryable) {}
@@ -38,12 +41,15 @@ export class PlayerStore {
     return new PlayerStore(client);
   }
 
-  /** Inserts a player; with a device id already known in the game, returns undefined instead. */
-  async insert(id: string, gameId: string, deviceId: string | null): Promise<Player | undefined> {
+  /**
+   * Inserts a player with their first display name; with a device id already known in the game,
+   * returns undefined instead.
+   */
+  async insert(id: string, gameId: string, deviceId: string | null, displayName: string): Promise<Player | undefined> {
     const { rows } = await this.db.query<PlayerRow>(
-      `INSERT INTO players (id, game_id, device_id) VALUES ($1, $2, $3)
+      `INSERT INTO players (id, game_id, device_id, display_name) VALUES ($1, $2, $3, $4)
        ON CONFLICT (game_id, device_id) DO NOTHING RETURNING ${COLUMNS}`,
-      [id, gameId, deviceId],
+      [id, gameId, deviceId, displayName],
     );
     return rows[0] && toPlayer(rows[0]);
   }
@@ -66,6 +72,57 @@ export class PlayerStore {
       values: [lookups],
     });
     return rows.map(toPlayer);
+  }
+
+  /** A player of the given game, read from PostgreSQL (never a cache: support sees the ban as stored). */
+  async findInGame(gameId: string, id: string): Promise<Player | undefined> {
+    if (!storable(id)) return undefined;
+    const { rows } = await this.db.query<PlayerRow>(`SELECT ${COLUMNS} FROM players WHERE id = $1 AND game_id = $2`, [id, gameId]);
+    return rows[0] && toPlayer(rows[0]);
+  }
+
+  /**
+   * The game's players whose id is `text`, then those holding an alias id `text` (of any type), each
+   * once, by id: a handful of rows, found through the primary key and the alias-id index.
+   */
+  async exactMatches(gameId: string, text: string): Promise<Player[]> {
+    const { rows } = await this.db.query<PlayerRow>(
+      `SELECT ${COLUMNS} FROM (
+         SELECT ${COLUMNS}, 0 AS kind FROM players WHERE game_id = $1 AND id = $2
+         UNION ALL
+         SELECT ${COLUMNS}, 1 AS kind FROM players
+         WHERE game_id = $1 AND id <> $2 AND id IN (SELECT player_id FROM player_aliases WHERE game_id = $1 AND alias_id = $2)
+       ) AS matches ORDER BY kind, id`,
+      [gameId, text],
+    );
+    return rows.map(toPlayer);
+  }
+
+  /**
+   * A page of the game's players whose display name starts with `prefix` (case-insensitive, taken
+   * literally), by lowercased name then id, leaving out `excluded`; and how many there are in all.
+   * The players_by_lower_name index serves the range, the order and the count (sql/010).
+   */
+  async namePrefixPage(
+    gameId: string,
+    prefix: string,
+    excluded: string[],
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; players: Player[] }> {
+    // LIKE's own wildcards and its escape character, escaped, so the text matches only itself.
+    const pattern = `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
+    const matching = `game_id = $1 AND lower(display_name) COLLATE "C" LIKE lower($2) AND id <> ALL($3::text[])`;
+    const [page, count] = await Promise.all([
+      limit === 0
+        ? { rows: [] }
+        : this.db.query<PlayerRow>(
+            `SELECT ${COLUMNS} FROM players WHERE ${matching} ORDER BY lower(display_name) COLLATE "C", id LIMIT $4 OFFSET $5`,
+            [gameId, pattern, excluded, limit, offset],
+          ),
+      this.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM players WHERE ${matching}`, [gameId, pattern, excluded]),
+    ]);
+    return { total: count.rows[0]!.count, players: page.rows.map(toPlayer) };
   }
 
   /** Renames a player of the given game; undefined when the game has no such player. */

@@ -231,6 +231,12 @@ export class Rankings {
     return score === null ? undefined : Number(score);
   }
 
+  /** The score a banned player holds on the board out of the ranking, or undefined. */
+  async hiddenScore(board: { internalId: number }, playerId: string): Promise<number | undefined> {
+    const score = await this.redis.hget(this.keys(board).hidden, playerId);
+    return score === null ? undefined : Number(score);
+  }
+
   async count(board: RankedBoard): Promise<number> {
     return this.redis.zcard(this.keys(board).scores);
   }

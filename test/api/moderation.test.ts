@@ -375,6 +375,22 @@ describe('moderation: remove a score, ban and unban a player', function () {
         worker = undefined;
       });
 
+      it('when a player with persisted scores is erased, then PostgreSQL keeps none of them', async () => {
+        const leaderboard = await createLeaderboard(game);
+        const internal = await internalBoard(game, leaderboard);
+        const [leaving, staying] = await signupMany(game, 2);
+        worker = await startWorker();
+        await reportScores(game, leaderboard, [
+          [leaving!, 50],
+          [staying!, 5],
+        ]);
+        await waitForPersistence(internal);
+        await api().delete(`/api/v1/server/players/${leaving!.playerId}`).set(secretKey(game)).expect(204);
+        expect(await persistedScores(internal)).to.deep.equal(new Map([[staying!.playerId, 5]]));
+        await waitForPersistence(internal);
+        expect(await persistedScores(internal)).to.deep.equal(new Map([[staying!.playerId, 5]]));
+      });
+
       it('when Redis loses a board with a banned player and it is rebuilt, then the player stays out and the unban brings the score back', async () => {
         const leaderboard = await createLeaderboard(game, { type: 'clan' });
         const clan = await createClan(game);
@@ -411,6 +427,52 @@ describe('moderation: remove a score, ban and unban a player', function () {
         expect((await record(game, leaderboard, cheater!.playerId).expect(200)).body).to.include({ score: 80, rank: 1 });
         expect(await liveClanTotals(internal)).to.deep.equal(new Map([[clan, 100]]));
       });
+    });
+
+    it('when a player is erased, then every trace goes: scores, clan contribution, aliases, avatar, tokens, device binding', async () => {
+      const leaderboards = [await createLeaderboard(game), await createLeaderboard(game, { type: 'clan' })];
+      const clan = await createClan(game);
+      const device = uniqueId('device');
+      const leaving = await signup(game, device);
+      const staying = await signup(game);
+      await joinClan(game, clan, [leaving, staying]);
+      await api()
+        .patch(`/api/v1/server/players/${leaving.playerId}`)
+        .set(secretKey(game))
+        .send({ aliases: { steam: `steam-${device}` } })
+        .expect(200);
+      for (const leaderboard of leaderboards) {
+        await reportScores(game, leaderboard, [
+          [leaving, 90],
+          [staying, 10],
+        ]);
+      }
+      await api().get(`/api/v1/users/${leaving.playerId}/avatar.png`).expect(200);
+
+      await api().delete(`/api/v1/server/players/${leaving.playerId}`).set(secretKey(game)).expect(204);
+
+      for (const leaderboard of leaderboards) {
+        expect(await board(apiKey, leaderboard)).to.deep.equal({ total: 1, rows: [{ id: staying.playerId, score: 10, rank: 1 }] });
+      }
+      expect(await liveClanTotals(await internalBoard(game, leaderboards[1]!))).to.deep.equal(new Map([[clan, 10]]));
+      const refused = await reportScore(game, leaving, leaderboards[0]!, 5).expect(401);
+      expect(refused.body.error.code).to.equal('invalid_token');
+      await api()
+        .get(`/leaderboards/${leaderboards[0]}?token=${encodeURIComponent(leaving.token)}`)
+        .expect(401);
+      await api().get(`/api/v1/users/${leaving.playerId}/avatar.png`).expect(404);
+      const lookup = await api().get(`/api/v1/server/players/${leaving.playerId}`).set(secretKey(game)).expect(404);
+      expect(lookup.body.error.code).to.equal('player_not_found');
+      const search = await api().get(`/api/v1/server/players?search=steam-${device}`).set(secretKey(game)).expect(200);
+      expect(search.body.players).to.deep.equal([]);
+      const members = await api().get(`/api/v1/third_party/leaderboards/${leaderboards[1]}/clans/${clan}/members`).set('Api-Key', apiKey);
+      expect(members.body.entries.map((e: { player_id: string }) => e.player_id)).to.deep.equal([staying.playerId]);
+
+      const again = await api().delete(`/api/v1/server/players/${leaving.playerId}`).set(secretKey(game)).expect(404);
+      expect(again.body.error.code).to.equal('player_not_found');
+      const returning = await signup(game, device);
+      expect(returning.playerId).to.not.equal(leaving.playerId);
+      await reportScore(game, returning, leaderboards[0]!, 5).expect(200);
     });
 
     it('when a leaderboard is created after a ban, then the banned player is refused on it too', async () => {

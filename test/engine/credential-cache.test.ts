@@ -38,6 +38,7 @@ describe('the credential cache when the invalidation subscription drops', () => 
       new TokenCodec('a-token-secret-0123456789'),
       'an-admin-token-0123456789',
       invalidator,
+      async () => undefined, // no tokens are checked here
     );
     expect((await resolver.thirdParty(key.api_key)).keyId).to.equal(key.key_id); // now cached
 

@@ -5,6 +5,7 @@ import {
   ENDPOINTS,
   bodyFields,
   fillPath,
+  isRequired,
   mayHaveChanged,
   namedValues,
   operationName,
@@ -68,6 +69,7 @@ function worldValues(name: string, w: FuzzWorld): unknown[] {
     leaderboard_ids: boards.map((board) => [board]),
     player_id: players,
     alias_id: [...players, w.steamId],
+    search: [w.player.playerId, w.steamId],
     clan_id: [w.clan, null],
     aliases: [{ steam: w.steamId }],
     device_id: [w.device],
@@ -139,7 +141,11 @@ function harmless(endpoint: AnyEndpoint) {
         endpoint,
         parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))),
       );
-      return { path, status: successes(endpoint)[0]! };
+      // A read that needs a query value (a search's text) gets its first real or example value.
+      const required = Object.entries(queryFields(endpoint))
+        .filter(([, field]) => isRequired(field))
+        .map(([name, field]) => `${name}=${encodeURIComponent(String([...worldValues(name, w), ...namedValues(field)][0]))}`);
+      return { path: required.length > 0 ? `${path}?${required.join('&')}` : path, status: successes(endpoint)[0]! };
     }
     if (endpoint.body) {
       const path = fillPath(

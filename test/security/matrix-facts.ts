@@ -71,8 +71,18 @@ export function expectAbout(body: unknown, sent: Record<string, unknown>, facts:
  * `around`: the known records the objects around this one are about, nearest first (a batch's
  * results are its player's); `container`: what a list in it belongs to (at the top, the game).
  */
-function walk(object: Json, around: string[], container: string, facts: Facts, cell: string, sentHere: Set<string>): void {
+function walk(
+  object: Json,
+  around: string[],
+  container: string,
+  facts: Facts,
+  cell: string,
+  sentHere: Set<string>,
+  unranked = false,
+): void {
   const id = ownId(object);
+  // A banned player's scores wait out of the ranking: no rank, whatever the world's was.
+  const outOfRanking = unranked || object.banned === true;
   // An object about something the world does not hold (a record just created) is checked by nothing it holds.
   const about = id === undefined ? around : facts.records.has(id) ? [id, ...around] : [];
   // A paged list's `total` counts the list's items over every page (ranked players, seasons, …):
@@ -84,6 +94,10 @@ function walk(object: Json, around: string[], container: string, facts: Facts, c
   for (const [field, value] of Object.entries(object)) {
     if (sentHere.has(field) || value === undefined || isObject(value) || Array.isArray(value)) continue;
     if (paged && field === 'total') continue;
+    if (outOfRanking && field === 'rank') {
+      expect(value, `${cell}: rank of a banned player's score`).to.equal(null);
+      continue;
+    }
     // The nearest record the world knows this field of.
     const known = about.map((each) => facts.records.get(each)).find((record) => record && field in record);
     if (known) expect(value, `${cell}: ${field} of ${about[0]}`).to.deep.equal(known[field]);
@@ -93,10 +107,10 @@ function walk(object: Json, around: string[], container: string, facts: Facts, c
   }
   const inner = id ?? container;
   for (const value of Object.values(object)) {
-    if (isObject(value)) walk(value, about, inner, facts, cell, new Set());
+    if (isObject(value)) walk(value, about, inner, facts, cell, new Set(), outOfRanking);
     if (!Array.isArray(value)) continue;
     const items = value.filter(isObject);
-    items.forEach((item) => walk(item, about, inner, facts, cell, new Set()));
+    items.forEach((item) => walk(item, about, inner, facts, cell, new Set(), outOfRanking));
     expectListed(object, items, inner, facts, cell);
   }
 }

@@ -8,6 +8,7 @@ import {
   namedValues,
   operationName,
   pathParameters,
+  queryFields,
   successes,
   upserts,
   type AnyEndpoint,
@@ -82,6 +83,11 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
   const parameters = pathParameters(endpoint);
   // The body: its required fields, and those its schema gives an example of.
   const sent = Object.entries(bodyFields(endpoint)).filter(([, field]) => isRequired(field) || (field.examples?.length ?? 0) > 0);
+  // A query value the endpoint cannot do without (a search's text): the player's own id, which the world holds.
+  // (The page's token is a credential: the matrix sends it by kind.)
+  const required = Object.entries(queryFields(endpoint)).filter(([name, field]) => isRequired(field) && name !== 'token');
+  const requiredQuery = (w: MatrixWorld) =>
+    required.length === 0 ? '' : `?${required.map(([name]) => `${name}=${encodeURIComponent(w.a.player.playerId)}`).join('&')}`;
   const row = (player: 'own' | 'other', note?: string): MatrixRow => ({
     endpoint,
     operation: operationName(endpoint),
@@ -93,7 +99,7 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
       fillPath(
         endpoint,
         parameters.map((name) => encodeURIComponent(String(worldValue(name, w, player)))),
-      ),
+      ) + requiredQuery(w),
     ...(endpoint.body
       ? { body: (w: MatrixWorld) => Object.fromEntries(sent.map(([name, field]) => [name, fieldValue(name, field, w)])) }
       : {}),

@@ -1,6 +1,6 @@
 import { endpoint } from '../endpoint.js';
-import { bannedPlayerView } from '../../views.js';
-import { BannedPlayer } from '../responses.js';
+import { playerDetailsView } from '../../views.js';
+import { PlayerDetails } from '../responses.js';
 import { banReason, leaderboardId, object, optional, playerId } from '../schemas.js';
 
 const playerParams = object({ player_id: playerId.description("The service's player id") });
@@ -45,11 +45,11 @@ export const serverModerationEndpoints = [
           .description('Why, for the audit log and support: 1-500 characters, readable text'),
       ),
     }),
-    responses: { 200: { schema: BannedPlayer } },
+    responses: { 200: { schema: PlayerDetails } },
     errors: [400, 404],
     async handler({ caller, params, body, app }) {
-      const player = await app.engine.moderation.ban(caller.game.id, params.player_id, body.reason ?? null, 'secret_key');
-      return { status: 200, body: bannedPlayerView(player) };
+      await app.engine.moderation.ban(caller.game.id, params.player_id, body.reason ?? null, 'secret_key');
+      return { status: 200, body: playerDetailsView(await app.engine.playerLookup.details(caller.game.id, params.player_id)) };
     },
   }),
 
@@ -63,11 +63,29 @@ export const serverModerationEndpoints = [
       'Every score of the player (archived seasons included) and their clan contributions come back exactly as they were; their reports are accepted again. Unbanning a player who is not banned changes nothing. Recorded in the audit log as player.unban.',
     credentials: 'secretKey',
     params: playerParams,
-    responses: { 200: { schema: BannedPlayer } },
+    responses: { 200: { schema: PlayerDetails } },
     errors: [404],
     async handler({ caller, params, app }) {
-      const player = await app.engine.moderation.unban(caller.game.id, params.player_id, 'secret_key');
-      return { status: 200, body: bannedPlayerView(player) };
+      await app.engine.moderation.unban(caller.game.id, params.player_id, 'secret_key');
+      return { status: 200, body: playerDetailsView(await app.engine.playerLookup.details(caller.game.id, params.player_id)) };
+    },
+  }),
+
+  endpoint({
+    method: 'delete',
+    path: '/api/v1/server/players/:player_id',
+    operationId: 'deletePlayer',
+    tag: 'Game server',
+    summary: 'Erase a player (a data-protection request): every trace of them goes',
+    description:
+      'The player, their device binding, display name, aliases, clan membership, every score (live, PostgreSQL and archived seasons) and their avatar are gone; ranks, totals and clan totals close up at once; their tokens are refused with 401 invalid_token; a later signup with the same device_id is a new player. Again: 404 player_not_found. Recorded in the audit log as player.delete with the player id only.',
+    credentials: 'secretKey',
+    params: playerParams,
+    responses: { 204: { description: 'Erased' } },
+    errors: [404],
+    async handler({ caller, params, app }) {
+      await app.engine.moderation.erase(caller.game.id, params.player_id, 'secret_key');
+      return { status: 204 };
     },
   }),
 ];
