@@ -6,6 +6,7 @@ import { documentationEndpoints } from './documentation/index.js';
 import type { AnyEndpoint } from './endpoint.js';
 import type { RouteGroup } from './mount.js';
 import { operationEndpoints } from './operations/index.js';
+import { serverAuditLogEndpoints } from './server/audit-log.js';
 import { serverClanEndpoints } from './server/clans.js';
 import { serverLeaderboardEndpoints } from './server/leaderboards.js';
 import { serverPlayerEndpoints } from './server/players.js';
@@ -31,6 +32,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverClanEndpoints,
       ...serverPlayerEndpoints,
       ...serverThirdPartyKeyEndpoints,
+      ...serverAuditLogEndpoints,
     ],
   },
   { prefix: '/api/v1/third_party', endpoints: thirdPartyEndpoints },
