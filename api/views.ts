@@ -1,3 +1,4 @@
+import type { AuditEntry } from '../engine/audit/audit-store.js';
 import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
 import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
@@ -286,5 +287,19 @@ export function webEntryView(baseUrl: string, row: Row): Value<typeof R.WebPlaye
     score: row.score,
     rank: row.rank,
     is_viewer: row.viewer,
+  };
+}
+
+export function auditLogView(page: { entries: AuditEntry[]; nextBefore: number | null }): Value<typeof R.AuditLog> {
+  return {
+    entries: page.entries.map((entry) => ({
+      id: entry.id,
+      at: entry.at.toISOString(),
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      details: entry.details,
+    })),
+    next_before: page.nextBefore,
   };
 }

@@ -43,6 +43,8 @@ export interface Config {
   minDeviceIdLength: number;
   /** How long a report sent with an Idempotency-Key is remembered (its first answer replayed). */
   idempotencyTtlSeconds: number;
+  /** Audit log entries are kept this many days, then pruned by the worker. */
+  auditRetentionDays: number;
   /** Empty a Redis that holds another dataset's keys and rebuild it, instead of refusing to start. */
   rebuildOnDatasetMismatch: boolean;
 }
@@ -126,6 +128,7 @@ const schema = Joi.object({
     .min(1)
     .max(30 * 86_400)
     .default(86_400),
+  AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).default(365),
   REBUILD_ON_DATASET_MISMATCH: Joi.boolean().truthy('1').falsy('0').default(false),
 }).unknown(true);
 
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsToken: value.METRICS_TOKEN,
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
+    auditRetentionDays: value.AUDIT_RETENTION_DAYS,
   });
 }
 

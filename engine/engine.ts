@@ -39,6 +39,7 @@ import { SeasonReads } from './ranking/season-reads.js';
 import { RateLimits } from './rate-limits.js';
 import { AuditStore } from './audit/audit-store.js';
 import { ModerationService } from './moderation/moderation-service.js';
+import { AuditLog } from './audit/audit-log.js';
 
 /** What the API uses: use-case services only, wired once per process. */
 export interface Engine {
@@ -58,6 +59,7 @@ export interface Engine {
   moderation: ModerationService;
   maintenance: Maintenance;
   rateLimits: RateLimits;
+  auditLog: AuditLog;
   /** The admin token, and whether this service generated it (then main prints it once). */
   adminToken: { value: string; generated: boolean };
   close(): Promise<void>;
@@ -116,6 +118,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   if (datasetState === 'lost') logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
 
   const stores = {
+    audit: new AuditStore(pool),
     leaderboards: new LeaderboardStore(pool),
     clans: new ClanStore(pool),
     players: new PlayerStore(pool),
@@ -132,6 +135,8 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     leaderboards: stores.leaderboards,
     archives: stores.archives,
     schedules,
+    transact: transactionsOn(pool),
+    audit: stores.audit,
     logger,
     announce: () => invalidator.leaderboardsChanged(),
   });
@@ -144,7 +149,18 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     players: stores.players,
     rankings,
   });
-  const maintenance = new Maintenance({ redis, system, logger, dataset, marks, queue, rebuild, reconciler });
+  const maintenance = new Maintenance({
+    redis,
+    system,
+    logger,
+    dataset,
+    marks,
+    queue,
+    rebuild,
+    reconciler,
+    audit: stores.audit,
+    auditRetentionDays: config.auditRetentionDays,
+  });
 
   return {
     pool,
@@ -183,25 +199,39 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
     const gameStore = new GameStore(pool);
     const keyStore = new ThirdPartyKeyStore(pool);
-    const leaderboards = new LeaderboardService(stores.leaderboards, rankings, core.liveState, invalidator, {
-      archives: stores.archives,
-      schedules: core.schedules,
-    });
+    const leaderboards = new LeaderboardService(
+      stores.leaderboards,
+      rankings,
+      core.liveState,
+      invalidator,
+      { archives: stores.archives, schedules: core.schedules },
+      { transact, log: stores.audit },
+    );
     const seasonReads = new SeasonReads(rankings, stores.archives);
     const aliases = new AliasStore(pool);
     const players = new PlayerService(
-      { transact, store: stores.players, aliases, clans: stores.clans, leaderboards, rankings, tokens, invalidator },
+      {
+        transact,
+        store: stores.players,
+        aliases,
+        clans: stores.clans,
+        leaderboards,
+        rankings,
+        tokens,
+        invalidator,
+        audit: stores.audit,
+      },
       config.playerCacheSize,
     );
-    const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator);
+    const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator, stores.audit);
     return {
       config,
       logger,
       credentials: new CredentialResolver(gameStore, keyStore, tokens, adminToken.value, invalidator, async (playerId) => {
         return (await players.find(playerId))?.gameId;
       }),
-      games: new GameService(gameStore, leaderboards, invalidator),
-      thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator),
+      games: new GameService(gameStore, leaderboards, invalidator, transact, stores.audit),
+      thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator, transact, stores.audit),
       players,
       playerLookup: new PlayerLookup({ store: stores.players, aliases, leaderboards, rankings }),
       leaderboards,
@@ -223,11 +253,12 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
         leaderboards,
         rankings,
         scores: stores.scores,
-        audit: new AuditStore(pool),
+        audit: stores.audit,
         invalidator,
       }),
       maintenance: core.maintenance,
       rateLimits: new RateLimits(redis, config.redisKeyPrefix),
+      auditLog: new AuditLog(stores.audit),
       adminToken,
       close,
     };
@@ -250,6 +281,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       core.stores.scores,
       core.stores.archives,
       transactionsOn(core.pool),
+      core.stores.audit,
     ),
     seasons: core.seasons,
     maintenance: core.maintenance,

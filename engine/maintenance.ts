@@ -6,6 +6,7 @@ import type { PersistenceQueue } from './persistence/persistence-queue.js';
 import type { DatasetGuard } from './persistence/dataset.js';
 import type { Rebuild } from './rebuild.js';
 import type { ClanReconciler } from './clans/reconcile.js';
+import type { AuditStore } from './audit/audit-store.js';
 
 export interface Readiness {
   redis: 'ok' | 'down';
@@ -33,6 +34,9 @@ export class Maintenance {
       queue: PersistenceQueue;
       rebuild: Rebuild;
       reconciler: ClanReconciler;
+      audit: AuditStore;
+      /** Audit entries older than this many days are pruned. */
+      auditRetentionDays: number;
     },
   ) {}
 
@@ -89,5 +93,11 @@ export class Maintenance {
   /** Recounts every clan leaderboard's totals from its members; the number of repairs. */
   reconcileClans(): Promise<number> {
     return this.deps.reconciler.reconcileAll();
+  }
+
+  /** Deletes audit entries older than AUDIT_RETENTION_DAYS (by `now`); the number deleted. */
+  async pruneAuditLog(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.deps.auditRetentionDays * 86_400_000);
+    return this.deps.audit.pruneBefore(cutoff);
   }
 }

@@ -15,6 +15,8 @@ import { createPersistProcessor } from './persist-processor.js';
 const SWEEP_INTERVAL_MS = 2000;
 /** Scheduled resets are looked for this often, so each happens within a second or so of its time. */
 const SCHEDULER_INTERVAL_MS = 1000;
+/** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
+const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
 /** The persistence worker: its own process, scaled separately from the API. */
 async function main(): Promise<void> {
@@ -130,6 +132,15 @@ async function main(): Promise<void> {
       (error: unknown) => logger.warn({ err: error }, 'clan reconciliation failed; retrying on the next round'),
     );
   }, config.reconcileIntervalSeconds * 1000);
+
+  // Old audit entries go in batches; several workers pruning at once only delete the same rows once.
+  const pruneAuditLog = () =>
+    engine.maintenance.pruneAuditLog().then(
+      (deleted) => deleted > 0 && logger.info({ deleted, retentionDays: config.auditRetentionDays }, 'audit log pruned'),
+      (error: unknown) => logger.warn({ err: error }, 'audit log pruning failed; retrying on the next round'),
+    );
+  const auditPruner = setInterval(() => void pruneAuditLog(), AUDIT_PRUNE_INTERVAL_MS);
+  void pruneAuditLog();
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
   let stopping = false;
@@ -140,6 +151,7 @@ async function main(): Promise<void> {
     clearInterval(sweeper);
     clearInterval(scheduler);
     clearInterval(reconciler);
+    clearInterval(auditPruner);
     await Promise.all(workers.map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);

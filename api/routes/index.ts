@@ -6,6 +6,7 @@ import { documentationEndpoints } from './documentation/index.js';
 import type { AnyEndpoint } from './endpoint.js';
 import type { RouteGroup } from './mount.js';
 import { operationEndpoints } from './operations/index.js';
+import { serverAuditLogEndpoints } from './server/audit-log.js';
 import { serverClanEndpoints } from './server/clans.js';
 import { serverLeaderboardEndpoints } from './server/leaderboards.js';
 import { serverModerationEndpoints } from './server/moderation.js';
@@ -33,6 +34,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverPlayerEndpoints,
       ...serverModerationEndpoints,
       ...serverThirdPartyKeyEndpoints,
+      ...serverAuditLogEndpoints,
     ],
   },
   { prefix: '/api/v1/third_party', endpoints: thirdPartyEndpoints },

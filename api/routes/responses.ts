@@ -244,6 +244,28 @@ export const ThirdPartyKeyCreated = object({
 }).id('ThirdPartyKeyCreated');
 export const ThirdPartyKey = object({ key_id: keyId(), name: keyName(), created_at: time(), revoked_at: nullable(time()).example(null) });
 export const ThirdPartyKeyList = object({ keys: arrayOf(ThirdPartyKey), ...paging() }).id('ThirdPartyKeyList');
+export const AuditEntry = object({
+  // An integer, like the other ordinal numbers of the API (season, rank): ids compare by age (`before`).
+  id: int().min(1).example(4182).description('Increases with every entry: newer entries have higher ids'),
+  at: time().description('When the change was made'),
+  actor: oneOf('secret_key', 'admin', 'dashboard', 'system')
+    .example('secret_key')
+    .description("Who made it: the game server's Secret-Key, the admin token, a dashboard session, or the service (scheduled resets)"),
+  action: str()
+    .example('leaderboard.reset')
+    .description("'<resource>.<verb>', e.g. leaderboard.update, player.update, third_party_key.create"),
+  target: str()
+    .example('weekly_race')
+    .description('The id of what changed, as the API names it (leaderboard, clan, player, key or game id)'),
+  details: Joi.object()
+    .unknown(true)
+    .example({ archived_season: 3, season: 4 })
+    .description('What changed (e.g. the changed settings with their new values); never a key'),
+}).id('AuditEntry');
+export const AuditLog = object({
+  entries: arrayOf(AuditEntry),
+  next_before: nullable(int().min(1)).example(4131).description('The `before` that reads the next (older) page; null when there is none'),
+}).id('AuditLog');
 export const Health = object({ status: Joi.string<'ok'>().valid('ok') }).id('Health');
 const state = () => oneOf('ok', 'down');
 export const Ready = object({

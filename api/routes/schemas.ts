@@ -167,6 +167,11 @@ export const season = optional(whole(1, MAX_SEASON))
   .example(1)
   .example(2);
 
+/** `?before=N`: an audit log entry id; absent, from the newest entry. */
+export const beforeEntry = optional(whole(1, Number.MAX_SAFE_INTEGER))
+  .description('An entry id (next_before of the previous page): entries older than it; default: from the newest')
+  .example(4131);
+
 export const leaderboardParams = object({ leaderboard_id: leaderboardId.description('The leaderboard') });
 export const pageQuery = object({
   limit,

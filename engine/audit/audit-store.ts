@@ -14,6 +14,34 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/** A recorded change as the log answers it. */
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  actor: Actor;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+interface AuditRow {
+  id: number;
+  at: Date;
+  actor: Actor;
+  action: string;
+  target: string;
+  details: Record<string, unknown>;
+}
+
+const toEntry = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  at: row.at,
+  actor: row.actor,
+  action: row.action,
+  target: row.target,
+  details: row.details,
+});
+
 /**
  * The audit log. A change records itself through the client of its own transaction (`in(client)`),
  * so the entry exists exactly when the change does.
@@ -34,5 +62,48 @@ export class AuditStore {
       entry.target,
       JSON.stringify(entry.details ?? {}),
     ]);
+  }
+
+  /**
+   * Records the reset that ended `archivedSeason` unless it is recorded already: the request or
+   * the scheduler records a reset when PostgreSQL learns of it at once, the archive when it learnt
+   * of it only then. Entries older than the board belong to an earlier leaderboard of the same id.
+   * Run with the board's row locked (the archive holds it), so the two cannot both record.
+   */
+  async recordResetOnce(board: { gameId: string; id: string; createdAt: Date }, archivedSeason: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO audit_log (game_id, actor, action, target, details)
+       SELECT $1, 'system', 'leaderboard.reset', $2, jsonb_build_object('archived_season', $3::int, 'season', $3::int + 1)
+       WHERE NOT EXISTS (
+         SELECT 1 FROM audit_log WHERE game_id = $1 AND action = 'leaderboard.reset' AND target = $2
+           AND details->>'archived_season' = $3::text AND at >= $4)`,
+      [board.gameId, board.id, archivedSeason, board.createdAt],
+    );
+  }
+
+  /** A game's entries older than entry `before` (all, without it), newest first, at most `limit`. */
+  async page(gameId: string, before: number | undefined, limit: number): Promise<AuditEntry[]> {
+    const { rows } = await this.db.query<AuditRow>(
+      `SELECT id, at, actor, action, target, details FROM audit_log
+       WHERE game_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+      [gameId, before ?? null, limit],
+    );
+    return rows.map(toEntry);
+  }
+
+  /**
+   * Deletes entries recorded before `cutoff`, oldest first, `batchSize` rows per statement so no
+   * one statement holds many locks or a long transaction; the number deleted.
+   */
+  async pruneBefore(cutoff: Date, batchSize = 5000): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const { rowCount } = await this.db.query(
+        'DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < $1 ORDER BY at LIMIT $2)',
+        [cutoff, batchSize],
+      );
+      deleted += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchSize) return deleted;
+    }
   }
 }

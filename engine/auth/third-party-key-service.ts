@@ -1,5 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { hashKey, newThirdPartyKey, newThirdPartyKeyId } from '../credentials.js';
+import type { RunInTransaction } from '../db.js';
+import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { ThirdPartyKey, ThirdPartyKeyStore } from './third-party-key-store.js';
 
@@ -8,11 +10,18 @@ export class ThirdPartyKeyService {
   constructor(
     private readonly store: ThirdPartyKeyStore,
     private readonly invalidator: Invalidator,
+    private readonly transact: RunInTransaction,
+    private readonly audit: AuditStore,
   ) {}
 
-  async create(gameId: string, name: string): Promise<ThirdPartyKey & { apiKey: string }> {
+  async create(gameId: string, name: string, actor: Actor): Promise<ThirdPartyKey & { apiKey: string }> {
     const apiKey = newThirdPartyKey();
-    const key = await this.store.insert({ id: newThirdPartyKeyId(), gameId, name, keyHash: hashKey(apiKey) });
+    const key = await this.transact(async (client) => {
+      const inserted = await this.store.in(client).insert({ id: newThirdPartyKeyId(), gameId, name, keyHash: hashKey(apiKey) });
+      // The key's id and name only: the log holds no secret.
+      await this.audit.in(client).record({ gameId, actor, action: 'third_party_key.create', target: inserted.id, details: { name } });
+      return inserted;
+    });
     return { ...key, apiKey };
   }
 
@@ -20,11 +29,16 @@ export class ThirdPartyKeyService {
     return this.store.pageByGame(gameId, offset, limit);
   }
 
-  /** Every API process refuses the key as soon as the change is published (well under 1 s). */
-  async revoke(gameId: string, keyId: string): Promise<void> {
-    if (!(await this.store.revoke(gameId, keyId))) {
-      throw new NotFoundError('key_not_found', `This game has no third-party key '${keyId}'.`);
-    }
+  /** Every API process refuses the key as soon as the change is published (well under 1 s). Revoking twice records once. */
+  async revoke(gameId: string, keyId: string, actor: Actor): Promise<void> {
+    await this.transact(async (client) => {
+      const keys = this.store.in(client);
+      if (await keys.revoke(gameId, keyId)) {
+        await this.audit.in(client).record({ gameId, actor, action: 'third_party_key.revoke', target: keyId });
+      } else if (!(await keys.exists(gameId, keyId))) {
+        throw new NotFoundError('key_not_found', `This game has no third-party key '${keyId}'.`);
+      }
+    });
     await this.invalidator.keysChanged();
   }
 }

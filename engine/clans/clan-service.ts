@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.js';
 import type { RunInTransaction } from '../db.js';
+import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerStore } from '../players/player-store.js';
@@ -23,6 +24,7 @@ export class ClanService {
     private readonly leaderboards: LeaderboardService,
     private readonly rankings: Rankings,
     private readonly invalidator: Invalidator,
+    private readonly audit: AuditStore,
   ) {
     invalidator.onChange((change) => {
       if (change.kind === 'clans' || change.kind === 'all') this.cache.clear();
@@ -51,8 +53,21 @@ export class ClanService {
     return this.store.memberIds(gameId, clanId);
   }
 
-  async put(gameId: string, clanId: string, name: string | undefined): Promise<{ clan: Clan; created: boolean }> {
-    const result = await this.store.upsert(gameId, clanId, name);
+  async put(gameId: string, clanId: string, name: string | undefined, actor: Actor): Promise<{ clan: Clan; created: boolean }> {
+    const result = await this.transact(async (client) => {
+      const upserted = await this.store.in(client).upsert(gameId, clanId, name);
+      // An existing clan given no name is left as it was: nothing to record.
+      if (upserted.created || name !== undefined) {
+        await this.audit.in(client).record({
+          gameId,
+          actor,
+          action: upserted.created ? 'clan.create' : 'clan.update',
+          target: clanId,
+          details: { name: upserted.clan.name },
+        });
+      }
+      return upserted;
+    });
     await this.invalidator.clansChanged();
     return result;
   }
@@ -61,7 +76,7 @@ export class ClanService {
    * Members become clanless, and every clan leaderboard drops the clan's total. The Redis steps are
    * safe to repeat should the transaction run again: they set memberships and recount the total.
    */
-  async delete(gameId: string, clanId: string): Promise<void> {
+  async delete(gameId: string, clanId: string, actor: Actor): Promise<void> {
     const boards = await this.leaderboards.clanBoards(gameId);
     const formerMembers = await this.transact(async (client) => {
       const clans = this.store.in(client);
@@ -75,6 +90,9 @@ export class ClanService {
         await this.rankings.reconcileClan(board, clanId, []); // drops whatever drift left of its total
       }
       await clans.delete(gameId, clanId);
+      await this.audit
+        .in(client)
+        .record({ gameId, actor, action: 'clan.delete', target: clanId, details: { former_members: members.length } });
       return members;
     });
     for (const playerId of formerMembers) await this.invalidator.playerChanged(playerId);

@@ -1,5 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { hashKey, newGameId, newPublishableKey, newSecretKey } from '../credentials.js';
+import type { RunInTransaction } from '../db.js';
+import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Game, GameStore } from './game-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
@@ -21,6 +23,8 @@ export class GameService {
     private readonly store: GameStore,
     private readonly leaderboards: LeaderboardService,
     private readonly invalidator: Invalidator,
+    private readonly transact: RunInTransaction,
+    private readonly audit: AuditStore,
   ) {}
 
   /**
@@ -30,19 +34,23 @@ export class GameService {
   ensureDemo(): Promise<DemoGame | undefined> {
     return this.store.exclusively('demo-game', async () => {
       if ((await this.store.count()) > 0) return undefined;
-      const game = await this.create('Demo game');
-      await this.leaderboards.put(game.id, 'demo', { name: 'Demo leaderboard' });
+      const game = await this.create('Demo game', 'system');
+      await this.leaderboards.put(game.id, 'demo', { name: 'Demo leaderboard' }, 'system');
       return { gameId: game.id, publishableKey: game.publishableKey, secretKey: game.secretKey, leaderboardId: 'demo' };
     });
   }
 
-  async create(name: string): Promise<CreatedGame> {
+  async create(name: string, actor: Actor): Promise<CreatedGame> {
     const secretKey = newSecretKey();
-    const game = await this.store.insert({
-      id: newGameId(),
-      name,
-      publishableKey: newPublishableKey(),
-      secretKeyHash: hashKey(secretKey),
+    const game = await this.transact(async (client) => {
+      const inserted = await this.store.in(client).insert({
+        id: newGameId(),
+        name,
+        publishableKey: newPublishableKey(),
+        secretKeyHash: hashKey(secretKey),
+      });
+      await this.audit.in(client).record({ gameId: inserted.id, actor, action: 'game.create', target: inserted.id, details: { name } });
+      return inserted;
     });
     return { ...game, secretKey };
   }
@@ -54,10 +62,15 @@ export class GameService {
   }
 
   /** Issues a new secret key; the old one is refused by every API process from now on. */
-  async rotateSecretKey(gameId: string): Promise<string> {
+  async rotateSecretKey(gameId: string, actor: Actor): Promise<string> {
     const secretKey = newSecretKey();
-    const updated = await this.store.setSecretKeyHash(gameId, hashKey(secretKey));
-    if (!updated) throw new NotFoundError('game_not_found', `No game has the id '${gameId}'.`);
+    await this.transact(async (client) => {
+      if (!(await this.store.in(client).setSecretKeyHash(gameId, hashKey(secretKey)))) {
+        throw new NotFoundError('game_not_found', `No game has the id '${gameId}'.`);
+      }
+      // That it happened, never the key.
+      await this.audit.in(client).record({ gameId, actor, action: 'game.rotate_secret_key', target: gameId });
+    });
     await this.invalidator.keysChanged();
     return secretKey;
   }

@@ -1,4 +1,4 @@
-import { storable, withAdvisoryLock, type Pool } from '../db.js';
+import { storable, withAdvisoryLock, type Pool, type Queryable } from '../db.js';
 
 export interface Game {
   id: string;
@@ -24,10 +24,19 @@ const toGame = (row: GameRow): Game => ({
 const COLUMNS = 'id, name, publishable_key, created_at';
 
 export class GameStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** What queries run on: the pool, or (through `in`) the client of a transaction. */
+    private readonly db: Queryable = pool,
+  ) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): GameStore {
+    return new GameStore(this.pool, client);
+  }
 
   async insert(game: { id: string; name: string; publishableKey: string; secretKeyHash: Buffer }): Promise<Game> {
-    const { rows } = await this.pool.query<GameRow>(
+    const { rows } = await this.db.query<GameRow>(
       `INSERT INTO games (id, name, publishable_key, secret_key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [game.id, game.name, game.publishableKey, game.secretKeyHash],
     );
@@ -36,7 +45,7 @@ export class GameStore {
 
   /** Games, oldest first, a page at a time. */
   async page(offset: number, limit: number): Promise<Game[]> {
-    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id LIMIT $1 OFFSET $2`, [
+    const { rows } = await this.db.query<GameRow>(`SELECT ${COLUMNS} FROM games ORDER BY created_at, id LIMIT $1 OFFSET $2`, [
       limit,
       offset,
     ]);
@@ -49,22 +58,22 @@ export class GameStore {
   }
 
   async count(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
+    const { rows } = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
     return rows[0]!.n;
   }
 
   async findById(id: string): Promise<Game | undefined> {
-    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE id = $1`, [id]);
+    const { rows } = await this.db.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE id = $1`, [id]);
     return rows[0] && toGame(rows[0]);
   }
 
   async findByPublishableKey(key: string): Promise<Game | undefined> {
-    const { rows } = await this.pool.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE publishable_key = $1`, [key]);
+    const { rows } = await this.db.query<GameRow>(`SELECT ${COLUMNS} FROM games WHERE publishable_key = $1`, [key]);
     return rows[0] && toGame(rows[0]);
   }
 
   async findBySecretKeyHash(hash: Buffer): Promise<(Game & { secretKeyHash: Buffer }) | undefined> {
-    const { rows } = await this.pool.query<GameRow & { secret_key_hash: Buffer }>(
+    const { rows } = await this.db.query<GameRow & { secret_key_hash: Buffer }>(
       `SELECT ${COLUMNS}, secret_key_hash FROM games WHERE secret_key_hash = $1`,
       [hash],
     );
@@ -73,7 +82,7 @@ export class GameStore {
 
   async setSecretKeyHash(id: string, hash: Buffer): Promise<boolean> {
     if (!storable(id)) return false;
-    const result = await this.pool.query('UPDATE games SET secret_key_hash = $2 WHERE id = $1', [id, hash]);
+    const result = await this.db.query('UPDATE games SET secret_key_hash = $2 WHERE id = $1', [id, hash]);
     return result.rowCount === 1;
   }
 }

@@ -1,4 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import type { Actor, AuditStore } from '../audit/audit-store.js';
+import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LiveState } from '../ranking/live-state.js';
@@ -32,6 +34,7 @@ export class LeaderboardService {
     private readonly liveState: LiveState,
     private readonly invalidator: Invalidator,
     private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
+    private readonly audit: { transact: RunInTransaction; log: AuditStore },
   ) {
     invalidator.onChange((change) => {
       if (change.kind === 'leaderboards' || change.kind === 'all') this.cache.clear();
@@ -71,18 +74,28 @@ export class LeaderboardService {
     gameId: string,
     leaderboardId: string,
     changes: Partial<LeaderboardSettings>,
+    actor: Actor,
   ): Promise<{ leaderboard: Leaderboard; created: boolean }> {
+    const { transact, log } = this.audit;
     const existing = await this.store.find(gameId, leaderboardId);
     if (!existing) {
       const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
-      const inserted = await this.store.insert(gameId, leaderboardId, settings);
+      const inserted = await transact(async (client) => {
+        const row = await this.store.in(client).insert(gameId, leaderboardId, settings);
+        if (row) {
+          await log
+            .in(client)
+            .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
+        }
+        return row;
+      });
       if (inserted) {
         await this.liveState.prepare(inserted);
         await this.seasons.schedules.set(inserted);
         await this.invalidator.leaderboardsChanged();
         return { leaderboard: inserted, created: true };
       }
-      return this.put(gameId, leaderboardId, changes); // created concurrently: update it instead
+      return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
     }
 
     const settings = checked({ ...existing, ...changes });
@@ -93,8 +106,16 @@ export class LeaderboardService {
         'The type, sort_order and update_strategy of a leaderboard cannot change once it has scores (archived seasons included).',
       );
     }
-    const updated = await this.store.update(existing.internalId, settings);
-    if (!updated) return this.put(gameId, leaderboardId, changes); // deleted concurrently
+    const changed = changedSettings(existing, settings);
+    const updated = await transact(async (client) => {
+      const row = await this.store.in(client).update(existing.internalId, settings);
+      // A PUT that changes nothing is no change to record.
+      if (row && Object.keys(changed).length > 0) {
+        await log.in(client).record({ gameId, actor, action: 'leaderboard.update', target: leaderboardId, details: changed });
+      }
+      return row;
+    });
+    if (!updated) return this.put(gameId, leaderboardId, changes, actor); // deleted concurrently
     if (settings.type !== existing.type) {
       await this.rankings.drop(updated);
       await this.liveState.prepare(updated);
@@ -113,12 +134,17 @@ export class LeaderboardService {
    * together; it need not be: jobs and reports look the leaderboard up by its internal id first,
    * and a job finding it gone removes whatever a racing report left in Redis.
    */
-  async delete(gameId: string, leaderboardId: string): Promise<void> {
+  async delete(gameId: string, leaderboardId: string, actor: Actor): Promise<void> {
     const leaderboard = await this.store.find(gameId, leaderboardId);
     if (!leaderboard) {
       throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
     }
-    await this.store.delete(leaderboard.internalId);
+    await this.audit.transact(async (client) => {
+      // Only the request that deleted the row records it (two racing deletes both answer 204).
+      if (await this.store.in(client).delete(leaderboard.internalId)) {
+        await this.audit.log.in(client).record({ gameId, actor, action: 'leaderboard.delete', target: leaderboardId });
+      }
+    });
     await this.rankings.drop(leaderboard);
     await this.seasons.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
     await this.invalidator.leaderboardsChanged();
@@ -130,6 +156,30 @@ export class LeaderboardService {
     if ((await this.rankings.pendingArchives(leaderboard)).size > 0) return true;
     return (await this.seasons.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
   }
+}
+
+/** Settings as the API names them: what the audit log shows. */
+function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
+  return {
+    name: settings.name,
+    type: settings.type,
+    sort_order: settings.sortOrder,
+    client_reports: settings.clientReports,
+    min_score: settings.minScore,
+    max_score: settings.maxScore,
+    // Rebuilt so the fields' order is always the same (compared as JSON below).
+    reset_schedule: settings.resetSchedule && { cron: settings.resetSchedule.cron, timezone: settings.resetSchedule.timezone },
+    keep_seasons: settings.keepSeasons,
+    update_strategy: settings.updateStrategy,
+  };
+}
+
+/** The settings that differ, with their new values, as the API names them. */
+function changedSettings(before: LeaderboardSettings, after: LeaderboardSettings): Record<string, unknown> {
+  const old = settingsView(before);
+  return Object.fromEntries(
+    Object.entries(settingsView(after)).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(old[field])),
+  );
 }
 
 function checked<T extends LeaderboardSettings>(settings: T): T {

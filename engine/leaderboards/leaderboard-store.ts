@@ -1,4 +1,4 @@
-import { storable, type Pool } from '../db.js';
+import { storable, type Queryable } from '../db.js';
 import type { ResetSchedule } from '../seasons/schedule.js';
 
 export type LeaderboardType = 'individual' | 'clan';
@@ -97,7 +97,13 @@ const COLUMNS =
   'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy';
 
 export class LeaderboardStore {
-  constructor(private readonly pool: Pool) {}
+  // The pool, or (through `in`) the client of a transaction.
+  constructor(private readonly pool: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): LeaderboardStore {
+    return new LeaderboardStore(client);
+  }
 
   async find(gameId: string, leaderboardId: string): Promise<Leaderboard | undefined> {
     if (!storable(leaderboardId)) return undefined;
@@ -202,16 +208,21 @@ export class LeaderboardStore {
     return rows[0] && toLeaderboard(rows[0]);
   }
 
-  /** Records that the leaderboard moved on to `season` at `startedAt` (never moves it back). */
-  async advanceSeason(internalId: number, season: number, startedAt: Date): Promise<void> {
-    await this.pool.query('UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2', [
-      internalId,
-      season,
-      startedAt,
-    ]);
+  /**
+   * Records that the leaderboard moved on to `season` at `startedAt` (never moves it back). The
+   * leaderboard's game and id when this moved it, undefined when it had moved on already (or is gone).
+   */
+  async advanceSeason(internalId: number, season: number, startedAt: Date): Promise<{ gameId: string; id: string } | undefined> {
+    const { rows } = await this.pool.query<{ game_id: string; leaderboard_id: string }>(
+      'UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2 RETURNING game_id, leaderboard_id',
+      [internalId, season, startedAt],
+    );
+    return rows[0] && { gameId: rows[0].game_id, id: rows[0].leaderboard_id };
   }
 
-  async delete(internalId: number): Promise<void> {
-    await this.pool.query('DELETE FROM leaderboards WHERE internal_id = $1', [internalId]);
+  /** False when it was gone already (deleted concurrently). */
+  async delete(internalId: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM leaderboards WHERE internal_id = $1', [internalId]);
+    return rowCount === 1;
   }
 }

@@ -1,3 +1,4 @@
+import type { AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { SeasonStore } from '../seasons/season-store.js';
@@ -17,6 +18,7 @@ export class Persister {
     private readonly scores: ScoreStore,
     private readonly archives: SeasonStore,
     private readonly transact: RunInTransaction,
+    private readonly audit: AuditStore,
   ) {}
 
   /**
@@ -31,16 +33,18 @@ export class Persister {
       // A large season takes a while: the job keeps its claim on the board meanwhile.
       const holding = setInterval(() => void this.marks.holdJob(board).catch(() => undefined), 5000);
       try {
-        await this.transact((client) =>
-          this.archives.archive(client, board, {
+        await this.transact(async (client) => {
+          const archived = await this.archives.archive(client, board, {
             season,
             startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
             endedAt: new Date(endedAt),
             settings: settingsOf(board),
             players: this.rankings.endedPlayers(board, season),
             clans: this.rankings.endedClans(board, season),
-          }),
-        );
+          });
+          // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
+          if (archived) await this.audit.in(client).recordResetOnce(board, season);
+        });
       } finally {
         clearInterval(holding);
       }

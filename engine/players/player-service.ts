@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newPlayerId } from '../credentials.js';
 import { storable, type RunInTransaction } from '../db.js';
+import type { Actor, AuditStore } from '../audit/audit-store.js';
 import { generatedDisplayName } from './display-names.js';
 import type { AliasStore } from './alias-store.js';
 import type { Player, PlayerStore } from './player-store.js';
@@ -55,6 +56,7 @@ export class PlayerService {
       rankings: Rankings;
       tokens: TokenCodec;
       invalidator: Invalidator;
+      audit: AuditStore;
     },
     cacheSize: number,
   ) {
@@ -147,9 +149,10 @@ export class PlayerService {
     gameId: string,
     playerId: string,
     changes: PlayerChanges,
+    actor: Actor,
   ): Promise<{ profile: PlayerProfile; aliases: Record<string, string> }> {
     if (!storable(playerId)) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
-    const { transact, store, aliases, clans, leaderboards, rankings, invalidator } = this.deps;
+    const { transact, store, aliases, clans, leaderboards, rankings, invalidator, audit } = this.deps;
     const boards = changes.clanId !== undefined ? await leaderboards.clanBoards(gameId) : [];
     const player = await transact(async (client): Promise<Player> => {
       const locked = await store.in(client).lock(gameId, playerId);
@@ -157,10 +160,17 @@ export class PlayerService {
       if (changes.clanId && !(await clans.in(client).lock(gameId, changes.clanId, 'share'))) {
         throw new NotFoundError('clan_not_found', `This game has no clan '${changes.clanId}'.`);
       }
+      // What the audit entry compares with: read under the player's lock, only for the fields asked to change.
+      const nameBefore = changes.displayName !== undefined ? (await store.in(client).findMany([playerId]))[0]!.displayName : undefined;
+      const aliasesBefore = changes.aliases ? await aliases.in(client).of(playerId) : {};
       const changed = (await store.in(client).update(gameId, playerId, changes))!;
       if (changes.aliases && !(await aliases.in(client).set(gameId, playerId, changes.aliases))) {
         throw new ConflictError('One of these aliases already belongs to another player of this game.', 'already_exists');
       }
+      const details = changedFields({ displayName: nameBefore, clanId: locked.clanId }, changed, aliasesBefore, changes.aliases ?? {});
+      // A PATCH that changes nothing is no change to record.
+      if (Object.keys(details).length > 0)
+        await audit.in(client).record({ gameId, actor, action: 'player.update', target: playerId, details });
       if (changes.clanId !== undefined && locked.clanId !== changed.clanId) {
         for (const board of boards) await rankings.setClans(board, [[playerId, changed.clanId]]);
       }
@@ -186,6 +196,25 @@ export class PlayerService {
     await this.deps.invalidator.playerChanged(player.id);
     this.cache.set(player.id, profile(player));
   }
+}
+
+/**
+ * What a player update changed, as the API names it, with the new values: `aliases` holds the
+ * alias types that changed (null: removed).
+ */
+function changedFields(
+  before: { displayName: string | null | undefined; clanId: string | null },
+  after: Player,
+  aliasesBefore: Record<string, string>,
+  aliasChanges: Record<string, string | null>,
+): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  // undefined before: the name was not asked to change.
+  if (before.displayName !== undefined && after.displayName !== before.displayName) details.display_name = after.displayName;
+  if (after.clanId !== before.clanId) details.clan_id = after.clanId;
+  const aliases = Object.fromEntries(Object.entries(aliasChanges).filter(([type, id]) => (aliasesBefore[type] ?? null) !== id));
+  if (Object.keys(aliases).length > 0) details.aliases = aliases;
+  return details;
 }
 
 export function profile(player: Player): PlayerProfile {

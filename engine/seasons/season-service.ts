@@ -1,3 +1,5 @@
+import type { Actor, AuditStore } from '../audit/audit-store.js';
+import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { Logger } from '../logger.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
@@ -30,6 +32,8 @@ export class SeasonService {
       leaderboards: LeaderboardStore;
       archives: SeasonStore;
       schedules: ResetSchedules;
+      transact: RunInTransaction;
+      audit: AuditStore;
       logger: Logger;
       /** Tells every process that leaderboards changed (their cached season). */
       announce: () => Promise<void>;
@@ -38,10 +42,11 @@ export class SeasonService {
 
   /**
    * Ends the current season now (or, with `scheduledFor`, the scheduled reset of that time, at most
-   * once). Undefined when that scheduled reset had already been carried out.
+   * once). Undefined when that scheduled reset had already been carried out. Audited where
+   * PostgreSQL learns of it: here, with the actor, when it can; else by the archive, as 'system'.
    */
-  async reset(board: SeasonedBoard, scheduledFor?: number): Promise<{ season: number; archivedSeason: number } | undefined> {
-    const { rankings, marks, leaderboards, logger, announce } = this.deps;
+  async reset(board: SeasonedBoard, actor: Actor, scheduledFor?: number): Promise<{ season: number; archivedSeason: number } | undefined> {
+    const { rankings, marks, logger, announce } = this.deps;
     for (let attempt = 0; attempt < RESET_ATTEMPTS; attempt++) {
       const outcome = await rankings.reset(board, await rankings.currentSeason(board), scheduledFor);
       if (!outcome.reset) {
@@ -49,14 +54,33 @@ export class SeasonService {
         continue; // another reset moved the season on between the read and the script: end the new one
       }
       if (outcome.needsPersistence) await marks.requestJobs([board.internalId]);
-      // Best effort: the archive records the new season in PostgreSQL for certain.
-      await leaderboards.advanceSeason(board.internalId, outcome.season, new Date(outcome.endedAt)).catch((error: unknown) => {
+      // Best effort: the archive records the new season in PostgreSQL for certain (and audits it if this did not).
+      await this.recordReset(board.internalId, outcome.season, new Date(outcome.endedAt), actor).catch((error: unknown) => {
         logger.warn({ err: error, leaderboardInternalId: board.internalId }, 'season reset: PostgreSQL will learn of it from the archive');
       });
       await announce().catch(() => undefined);
       return { season: outcome.season, archivedSeason: outcome.season - 1 };
     }
     throw new Error(`leaderboard ${board.internalId}: the season kept moving during the reset`);
+  }
+
+  /**
+   * Moves PostgreSQL's season on, with its audit entry in the same transaction. Only the move that
+   * changed the row records: the archive, which takes the same row lock, records it otherwise.
+   */
+  private recordReset(internalId: number, season: number, startedAt: Date, actor: Actor): Promise<void> {
+    const { transact, leaderboards, audit } = this.deps;
+    return transact(async (client) => {
+      const moved = await leaderboards.in(client).advanceSeason(internalId, season, startedAt);
+      if (!moved) return;
+      await audit.in(client).record({
+        gameId: moved.gameId,
+        actor,
+        action: 'leaderboard.reset',
+        target: moved.id,
+        details: { archived_season: season - 1, season },
+      });
+    });
   }
 
   /** Every season of a board, newest first: the current one, ended ones awaiting their archive, archived ones. */
@@ -99,7 +123,7 @@ export class SeasonService {
         await schedules.advance(internalId, null); // deleted
         continue;
       }
-      const reset = await this.reset(board ?? (await this.boardFromRedis(internalId)), dueAt);
+      const reset = await this.reset(board ?? (await this.boardFromRedis(internalId)), 'system', dueAt);
       if (reset) {
         done++;
         logger.info({ leaderboardInternalId: internalId, season: reset.season, dueAt: new Date(dueAt) }, 'scheduled season reset');

@@ -42,7 +42,7 @@ export async function manyBoardsFigures(
   ctx: ScenarioContext,
   worker: Started,
 ): Promise<ManyBoardsFigures> {
-  const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`)));
+  const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`, 'system')));
   await parts.pool.query(
     `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order)
      SELECT g.game_id, 'many-' || i, 'Level ' || i, CASE WHEN i % 10 = 0 THEN 'clan' ELSE 'individual' END, 'desc'

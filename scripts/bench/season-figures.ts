@@ -55,7 +55,7 @@ export async function seasonFigures(
 ): Promise<SeasonFigures> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const samples = options.quick ? 2 : 4;
-  const put = async (id: string) => (await engine.leaderboards.put(ctx.gameId, id, { type: 'individual' })).leaderboard;
+  const put = async (id: string) => (await engine.leaderboards.put(ctx.gameId, id, { type: 'individual' }, 'system')).leaderboard;
   const board = await put(SEASON_BOARD);
   const sampleBoards: Leaderboard[] = [];
   for (let i = 0; i < samples; i++) sampleBoards.push(await put(`${SAMPLE_BOARD}-${i}`));
@@ -75,7 +75,7 @@ export async function seasonFigures(
     for (const sample of sampleBoards) {
       await redis.copy(live, leaderboardKeys(BENCH_PREFIX, sample.internalId).scores);
       sampleMs.push((await http.reset(sample.id)).ms);
-      await engine.leaderboards.delete(ctx.gameId, sample.id); // its ended season's keys go with it
+      await engine.leaderboards.delete(ctx.gameId, sample.id, 'system'); // its ended season's keys go with it
     }
 
     worker = await startWorker(setup, 'worker-seasons');

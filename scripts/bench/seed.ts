@@ -72,7 +72,7 @@ export async function seed(
   smallBoard: number,
   ruleBoards = false,
 ): Promise<SeededGame> {
-  const game = await engine.games.create('bench');
+  const game = await engine.games.create('bench', 'system');
   const boards: Record<string, Leaderboard> = {};
   const individual = { type: 'individual' } as const;
   const definitions: [string, Partial<LeaderboardSettings>][] = [
@@ -88,7 +88,7 @@ export async function seed(
       [BOARDS.metadata, individual],
     );
   }
-  for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings)).leaderboard;
+  for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings, 'system')).leaderboard;
 
   const ids = Array.from({ length: players }, (_, i) => playerId(i));
   const memberClans = ids.map((_, i) => clanOf(i, players));

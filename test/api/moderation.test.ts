@@ -475,6 +475,28 @@ describe('moderation: remove a score, ban and unban a player', function () {
       await reportScore(game, returning, leaderboards[0]!, 5).expect(200);
     });
 
+    it('when a score is removed, a player banned, unbanned and erased, then the audit log holds each once, newest first, by the Secret-Key', async () => {
+      const own = await createGame();
+      const leaderboard = await createLeaderboard(own);
+      const player = await signup(own);
+      await reportScore(own, player, leaderboard, 3).expect(200);
+      await removeScore(own, leaderboard, player.playerId).expect(204);
+      await ban(own, player.playerId, 'aimbot').expect(200);
+      await ban(own, player.playerId, 'again').expect(200);
+      await unban(own, player.playerId).expect(200);
+      await api().delete(`/api/v1/server/players/${player.playerId}`).set(secretKey(own)).expect(204);
+      const { body } = await api().get('/api/v1/server/audit_log').set(secretKey(own)).expect(200);
+      const moderation = body.entries
+        .filter((e: { action: string }) => /^(score|player)\./.test(e.action))
+        .map(({ actor, action, target, details }: Record<string, unknown>) => ({ actor, action, target, details }));
+      expect(moderation).to.deep.equal([
+        { actor: 'secret_key', action: 'player.delete', target: player.playerId, details: {} },
+        { actor: 'secret_key', action: 'player.unban', target: player.playerId, details: {} },
+        { actor: 'secret_key', action: 'player.ban', target: player.playerId, details: { reason: 'aimbot' } },
+        { actor: 'secret_key', action: 'score.remove', target: player.playerId, details: { leaderboard_id: leaderboard, season: 1 } },
+      ]);
+    });
+
     it('when a leaderboard is created after a ban, then the banned player is refused on it too', async () => {
       const player = await signup(game);
       await ban(game, player.playerId).expect(200);

@@ -46,8 +46,8 @@ describe('Redis tied to its database', function () {
     // The first deployment: a game whose first leaderboard (internal id 1) holds three scores.
     const engine = await createEngine(loadConfig({ ...process.env, ...envFor(first) }), createLogger('silent'));
     try {
-      const game = await engine.games.create('first deployment');
-      const { leaderboard } = await engine.leaderboards.put(game.id, 'level-1', {});
+      const game = await engine.games.create('first deployment', 'system');
+      const { leaderboard } = await engine.leaderboards.put(game.id, 'level-1', {}, 'system');
       for (const score of [10, 20, 30]) {
         const { player } = await engine.players.signup(game.id, null);
         await engine.scores.reportFromServer(game.id, player.id, [['level-1', { score }]]);

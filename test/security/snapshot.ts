@@ -16,6 +16,8 @@ const TABLES: Record<string, string> = {
   clans: 'SELECT * FROM clans WHERE game_id = $1 ORDER BY clan_id',
   player_aliases: 'SELECT * FROM player_aliases WHERE game_id = $1 ORDER BY alias_type, alias_id',
   third_party_keys: 'SELECT * FROM third_party_keys WHERE game_id = $1 ORDER BY id',
+  // A refused change records nothing either.
+  audit_log: 'SELECT * FROM audit_log WHERE game_id = $1 ORDER BY id',
   scores: `SELECT s.* FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id
            WHERE l.game_id = $1 ORDER BY s.leaderboard_internal_id, s.player_id`,
   clan_scores: `SELECT c.* FROM clan_scores c JOIN leaderboards l ON l.internal_id = c.leaderboard_internal_id

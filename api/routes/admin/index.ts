@@ -19,7 +19,7 @@ export const adminEndpoints = [
     responses: { 201: { schema: GameCreated } },
     errors: [],
     async handler({ body, app }) {
-      return { status: 201, body: createdGameView(await app.engine.games.create(body.name)) };
+      return { status: 201, body: createdGameView(await app.engine.games.create(body.name, 'admin')) };
     },
   }),
 
@@ -53,7 +53,7 @@ export const adminEndpoints = [
     // It reads no body, but a body sent anyway is still checked (400 invalid_json, 413, 415).
     errors: [400, 404, 413, 415],
     async handler({ params, app }) {
-      return { status: 200, body: { secret_key: await app.engine.games.rotateSecretKey(params.game_id) } };
+      return { status: 200, body: { secret_key: await app.engine.games.rotateSecretKey(params.game_id, 'admin') } };
     },
   }),
 ];

@@ -23,7 +23,7 @@ export const serverClanEndpoints = [
     },
     errors: [404],
     async handler({ caller, params, body, app }) {
-      const { clan, created } = await app.engine.clans.put(caller.game.id, params.clan_id, body.name);
+      const { clan, created } = await app.engine.clans.put(caller.game.id, params.clan_id, body.name, 'secret_key');
       return { status: created ? 201 : 200, body: clanView(clan) };
     },
   }),
@@ -40,7 +40,7 @@ export const serverClanEndpoints = [
     responses: { 204: { description: 'Deleted' } },
     errors: [400, 404, 409],
     async handler({ caller, params, app }) {
-      await app.engine.clans.delete(caller.game.id, params.clan_id);
+      await app.engine.clans.delete(caller.game.id, params.clan_id, 'secret_key');
       return { status: 204 };
     },
   }),

@@ -48,17 +48,22 @@ export const serverLeaderboardEndpoints = [
     },
     errors: [404, 409],
     async handler({ caller, params, body, app }) {
-      const { leaderboard, created } = await app.engine.leaderboards.put(caller.game.id, params.leaderboard_id, {
-        ...(body.name !== undefined && { name: body.name }),
-        ...(body.type !== undefined && { type: body.type }),
-        ...(body.sort_order !== undefined && { sortOrder: body.sort_order }),
-        ...(body.client_reports !== undefined && { clientReports: body.client_reports }),
-        ...(body.min_score !== undefined && { minScore: body.min_score }),
-        ...(body.max_score !== undefined && { maxScore: body.max_score }),
-        ...(body.reset_schedule !== undefined && { resetSchedule: body.reset_schedule }),
-        ...(body.keep_seasons !== undefined && { keepSeasons: body.keep_seasons }),
-        ...(body.update_strategy !== undefined && { updateStrategy: body.update_strategy }),
-      });
+      const { leaderboard, created } = await app.engine.leaderboards.put(
+        caller.game.id,
+        params.leaderboard_id,
+        {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.type !== undefined && { type: body.type }),
+          ...(body.sort_order !== undefined && { sortOrder: body.sort_order }),
+          ...(body.client_reports !== undefined && { clientReports: body.client_reports }),
+          ...(body.min_score !== undefined && { minScore: body.min_score }),
+          ...(body.max_score !== undefined && { maxScore: body.max_score }),
+          ...(body.reset_schedule !== undefined && { resetSchedule: body.reset_schedule }),
+          ...(body.keep_seasons !== undefined && { keepSeasons: body.keep_seasons }),
+          ...(body.update_strategy !== undefined && { updateStrategy: body.update_strategy }),
+        },
+        'secret_key',
+      );
       return { status: created ? 201 : 200, body: leaderboardView(leaderboard) };
     },
   }),
@@ -93,7 +98,7 @@ export const serverLeaderboardEndpoints = [
     responses: { 204: { description: 'Deleted' } },
     errors: [400, 404],
     async handler({ caller, params, app }) {
-      await app.engine.leaderboards.delete(caller.game.id, params.leaderboard_id);
+      await app.engine.leaderboards.delete(caller.game.id, params.leaderboard_id, 'secret_key');
       return { status: 204 };
     },
   }),
@@ -113,7 +118,7 @@ export const serverLeaderboardEndpoints = [
     errors: [400, 404, 413, 415],
     async handler({ caller, params, app }) {
       const board = await app.engine.leaderboards.get(caller.game.id, params.leaderboard_id);
-      const reset = (await app.engine.seasons.reset(board))!;
+      const reset = (await app.engine.seasons.reset(board, 'secret_key'))!;
       return { status: 200, body: { leaderboard_id: board.id, season: reset.season, archived_season: reset.archivedSeason } };
     },
   }),

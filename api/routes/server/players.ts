@@ -60,11 +60,16 @@ export const serverPlayerEndpoints = [
     responses: { 200: { schema: Player } },
     errors: [404, 409],
     async handler({ caller, params, body, app }) {
-      const { profile, aliases } = await app.engine.players.update(caller.game.id, params.player_id, {
-        ...(body.display_name !== undefined && { displayName: body.display_name }),
-        ...(body.clan_id !== undefined && { clanId: body.clan_id }),
-        ...(body.aliases !== undefined && { aliases: body.aliases }),
-      });
+      const { profile, aliases } = await app.engine.players.update(
+        caller.game.id,
+        params.player_id,
+        {
+          ...(body.display_name !== undefined && { displayName: body.display_name }),
+          ...(body.clan_id !== undefined && { clanId: body.clan_id }),
+          ...(body.aliases !== undefined && { aliases: body.aliases }),
+        },
+        'secret_key',
+      );
       return { status: 200, body: playerView(profile, aliases) };
     },
   }),

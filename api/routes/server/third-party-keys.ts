@@ -19,7 +19,7 @@ export const serverThirdPartyKeyEndpoints = [
     responses: { 201: { schema: ThirdPartyKeyCreated } },
     errors: [],
     async handler({ caller, body, app }) {
-      const key = await app.engine.thirdPartyKeys.create(caller.game.id, body.name);
+      const key = await app.engine.thirdPartyKeys.create(caller.game.id, body.name, 'secret_key');
       return { status: 201, body: { key_id: key.id, name: key.name, api_key: key.apiKey } };
     },
   }),
@@ -54,7 +54,7 @@ export const serverThirdPartyKeyEndpoints = [
     responses: { 204: { description: 'Revoked' } },
     errors: [400, 404],
     async handler({ caller, params, app }) {
-      await app.engine.thirdPartyKeys.revoke(caller.game.id, params.key_id);
+      await app.engine.thirdPartyKeys.revoke(caller.game.id, params.key_id, 'secret_key');
       return { status: 204 };
     },
   }),
