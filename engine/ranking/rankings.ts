@@ -321,6 +321,8 @@ export class Rankings {
       k.metadata,
       k.versions,
       ended.metadata,
+      k.hidden,
+      ended.hidden,
       expected,
       board.season,
       board.seasonStartedAt.getTime(),
@@ -357,13 +359,32 @@ export class Rankings {
     return pending;
   }
 
-  /** An ended season's players, a page at a time in ranking order: [id, score, metadata ('' for none)]. */
+  /**
+   * An ended season's players, a page at a time: [id, score, metadata ('' for none)]. The ranking
+   * comes in ranking order, then the players banned when the season ended (its hidden scores), whom
+   * the archive ranks among everyone and stores hidden.
+   */
   async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
     const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
-    for await (const page of this.endedPages(board, ended.scores)) {
+    const withMetadata = async (page: [string, number][]) => {
       const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
-      yield page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
-    }
+      return page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
+    };
+    for await (const page of this.endedPages(board, ended.scores)) yield withMetadata(page);
+    // HSCAN may return a field twice; the archive takes each player once.
+    const seen = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(ended.hidden, cursor, 'COUNT', 10_000);
+      const page: [string, number][] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        if (seen.has(flat[i]!)) continue;
+        seen.add(flat[i]!);
+        page.push([flat[i]!, Number(flat[i + 1])]);
+      }
+      if (page.length > 0) yield withMetadata(page);
+      cursor = next;
+    } while (cursor !== '0');
   }
 
   /** An ended season's clans, a page at a time in ranking order: [id, total]. */
@@ -387,7 +408,7 @@ export class Rankings {
   /** Once PostgreSQL holds an ended season: its Redis keys go. */
   async dropEnded(board: { internalId: number }, season: number): Promise<void> {
     const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
-    await this.redis.unlink(ended.scores, ended.clans, ended.metadata);
+    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden);
     await this.redis.hdel(this.keys(board).archives, String(season));
   }
 

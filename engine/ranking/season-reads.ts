@@ -85,12 +85,10 @@ export class SeasonReads {
         return found === null ? NOT_HERE : found;
       },
       async (asked) => {
-        const archived = await this.archives.entriesOf(board.internalId, asked, 'players', [playerId]);
+        const archived = await this.archives.around(board.internalId, asked, playerId, range);
         if (!archived) return NOT_HERE;
-        const own = archived.entries[0];
-        if (!own) return undefined;
-        const entries = await this.archives.positions(board.internalId, asked, Math.max(1, own.position - range), own.position + range);
-        return { total: archived.season.total, entries: entries.map(entryOf) };
+        if (archived.entries.length === 0) return undefined;
+        return { total: archived.season.total, entries: archived.entries.map(entryOf) };
       },
     );
   }

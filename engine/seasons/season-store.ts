@@ -1,5 +1,5 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
-import type { Pool, PoolClient } from '../db.js';
+import type { Pool, PoolClient, Queryable } from '../db.js';
 import type { SortOrder } from '../leaderboards/leaderboard-store.js';
 
 /** An archived season's summary. */
@@ -112,22 +112,31 @@ export class SeasonStore {
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [lb, snapshot.season, snapshot.startedAt, snapshot.endedAt, players, clans, JSON.stringify(snapshot.settings)],
     );
+    // From here to the commit, bans, unbans and erasures of the game's players wait (and this waits
+    // for theirs): each row is stored as the players table stands now, and a moderation that follows
+    // finds the rows written (MODERATION_LOCK).
+    await query(`SELECT pg_advisory_xact_lock_shared(${MODERATION_LOCK})`, [board.gameId]);
     // The order of the live list: best first, ties by id as Redis orders equal scores (bytewise,
-    // descending on desc boards, where the list is read in reverse).
+    // descending on desc boards, where the list is read in reverse). Players banned at the reset
+    // (from the season's hidden scores) are ranked among everyone and stored hidden, unless unbanned
+    // since; a player erased since keeps only position, score and rank.
     const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
     await query(
-      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata)
+      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn)
        SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
-              e.player_id, e.score, rank() OVER (ORDER BY e.score ${direction}), p.clan_id, e.metadata
+              CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, rank() OVER (ORDER BY e.score ${direction}),
+              p.clan_id, CASE WHEN p.id IS NOT NULL THEN e.metadata END,
+              CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END
        FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
       [lb, snapshot.season],
     );
+    // Clan standings are frozen as the reset left them: banned members' scores were out of the totals.
     await query(
       `INSERT INTO season_clan_entries (leaderboard_internal_id, season, position, clan_id, score, rank, member_count)
        SELECT $1, $2, row_number() OVER (ORDER BY c.score ${direction}, c.clan_id COLLATE "C" ${direction}),
               c.clan_id, c.score, rank() OVER (ORDER BY c.score ${direction}),
               (SELECT count(*)::int FROM season_entries s
-               WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.clan_id = c.clan_id)
+               WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.clan_id = c.clan_id AND s.withdrawn IS NULL)
        FROM ended_clans c`,
       [lb, snapshot.season],
     );
@@ -153,9 +162,52 @@ export class SeasonStore {
     return rowCount ?? 0;
   }
 
+  /** A banned player's archived rows, on every board of the game, are hidden from reads (the ban's transaction). */
+  async hidePlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
+    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await db.query(
+      `UPDATE season_entries e SET withdrawn = 'banned' FROM leaderboards l
+       WHERE e.player_id = $2 AND e.withdrawn IS NULL AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
+  /** An unbanned player's hidden rows show again, with their stored ranks; removed or erased rows stay withdrawn. */
+  async showPlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
+    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await db.query(
+      `UPDATE season_entries e SET withdrawn = NULL FROM leaderboards l
+       WHERE e.player_id = $2 AND e.withdrawn = 'banned' AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
+  /** Withdraws the player's row of one archived season; false when it has none that reads show (404 record_not_found). */
+  async removeEntry(db: Queryable, leaderboardInternalId: number, season: number, playerId: string): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE season_entries SET withdrawn = 'removed'
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id = $3 AND withdrawn IS NULL`,
+      [leaderboardInternalId, season, playerId],
+    );
+    return rowCount !== 0;
+  }
+
+  /**
+   * Erasure: every archived row of the player, whatever its state, keeps only its position, score
+   * and rank (so no other row is renumbered) and is withdrawn for good.
+   */
+  async erasePlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
+    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await db.query(
+      `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL FROM leaderboards l
+       WHERE e.player_id = $2 AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
   /** One archived season, or undefined (never existed, not archived yet, or dropped). */
   async find(leaderboardInternalId: number, season: number): Promise<ArchivedSeason | undefined> {
-    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE leaderboard_internal_id = $1 AND season = $2`, [
+    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`, [
       leaderboardInternalId,
       season,
     ]);
@@ -164,13 +216,18 @@ export class SeasonStore {
 
   /** A leaderboard's archived seasons, newest first. */
   async list(leaderboardInternalId: number): Promise<ArchivedSeason[]> {
-    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE leaderboard_internal_id = $1 ORDER BY season DESC`, [
+    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 ORDER BY s.season DESC`, [
       leaderboardInternalId,
     ]);
     return rows.map(toSeason);
   }
 
-  /** A page of an archived season (positions offset+1 .. offset+limit), or undefined when it is not archived. */
+  /**
+   * A page of an archived season as reads show it (the visible entries offset+1 .. offset+limit),
+   * or undefined when it is not archived. Players: the stored position of the first entry shown is
+   * offset + 1 + the withdrawn rows before it, found on the withdrawn index (withdrawn row i, in
+   * position order, has position - i visible rows before it), then the primary key walks on.
+   */
   async page(
     leaderboardInternalId: number,
     season: number,
@@ -178,83 +235,149 @@ export class SeasonStore {
     offset: number,
     limit: number,
   ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
-    const found = await this.withEntries(view, 'position > $3 AND position <= $3 + $4', [leaderboardInternalId, season, offset, limit]);
+    if (view === 'clans') {
+      const found = await this.withClans('position > $3 AND position <= $3 + $4', [leaderboardInternalId, season, offset, limit]);
+      return found && { season: found.season, entries: found.rows.map(toEntry) };
+    }
+    const found = await this.withPlayers(
+      `SELECT ${PLAYER_COLUMNS} FROM season_entries
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND position >= $3 + 1 + (
+         SELECT count(*) FROM (
+           SELECT w.position - row_number() OVER (ORDER BY w.position) AS visible_before ${WITHDRAWN_ROWS}
+         ) withdrawn_before WHERE visible_before <= $3)
+       ORDER BY position LIMIT $4`,
+      [leaderboardInternalId, season, offset, limit],
+    );
     return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
 
-  /** The archived entries of the given ids (players or clans), in the order asked (undefined: no entry). */
+  /** The archived entries of the given ids (players or clans), in the order asked (undefined: no entry, or withdrawn). */
   async entriesOf(
     leaderboardInternalId: number,
     season: number,
     view: 'players' | 'clans',
     ids: string[],
   ): Promise<{ season: ArchivedSeason; entries: (ArchivedEntry | undefined)[] } | undefined> {
-    const idColumn = view === 'clans' ? 'clan_id' : 'player_id';
-    const found = await this.withEntries(view, `${idColumn} = ANY($3::text[])`, [leaderboardInternalId, season, ids]);
+    const found =
+      view === 'clans'
+        ? await this.withClans('clan_id = ANY($3::text[])', [leaderboardInternalId, season, ids])
+        : await this.withPlayers(
+            `SELECT ${PLAYER_COLUMNS} FROM season_entries
+             WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND player_id = ANY($3::text[])`,
+            [leaderboardInternalId, season, ids],
+          );
     if (!found) return undefined;
     const byId = new Map(found.rows.map((row) => [row.id, toEntry(row)]));
     return { season: found.season, entries: ids.map((id) => byId.get(id)) };
   }
 
-  /** The archived entries of positions from..to (1-based, inclusive). */
-  async positions(leaderboardInternalId: number, season: number, from: number, to: number): Promise<ArchivedEntry[]> {
-    const { rows } = await this.pool.query<EntryRow>(
-      `SELECT ${PLAYER_COLUMNS} FROM season_entries
-       WHERE leaderboard_internal_id = $1 AND season = $2 AND position BETWEEN $3 AND $4 ORDER BY position`,
-      [leaderboardInternalId, season, from, to],
+  /**
+   * The player's archived entry with up to `range` shown entries above and below it, in the season's
+   * order; entries is empty when the player has no entry that reads show. Undefined when the season
+   * is not archived.
+   */
+  async around(
+    leaderboardInternalId: number,
+    season: number,
+    playerId: string,
+    range: number,
+  ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
+    const visible = 'leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL';
+    const own = `(SELECT position FROM season_entries WHERE ${visible} AND player_id = $3)`;
+    const found = await this.withPlayers(
+      `(SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position < ${own} ORDER BY position DESC LIMIT $4)
+       UNION ALL
+       (SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position >= ${own} ORDER BY position LIMIT $4 + 1)`,
+      [leaderboardInternalId, season, playerId, range],
     );
-    return rows.map(toEntry);
+    return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
 
-  /** The players archived in a clan that season, in the season's order, with their rank within the clan. */
+  /** The players archived in a clan that season and shown, in the season's order, with their rank within the clan. */
   async clanMembers(
     leaderboardInternalId: number,
     season: number,
     clanId: string,
     sortOrder: SortOrder,
   ): Promise<{ season: ArchivedSeason; members: (ArchivedEntry & { clanRank: number })[] } | undefined> {
-    return this.withSeason(leaderboardInternalId, season, async (found) => {
-      const { rows } = await this.pool.query<EntryRow & { clan_rank: number }>(
-        `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY score ${sortOrder === 'asc' ? 'ASC' : 'DESC'})::int AS clan_rank
-         FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 ORDER BY position`,
-        [leaderboardInternalId, season, clanId],
-      );
-      return { season: found, members: rows.map((row) => ({ ...toEntry(row), clanRank: row.clan_rank })) };
-    });
+    const found = await this.withPlayers<{ clan_rank: number }>(
+      `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY score ${sortOrder === 'asc' ? 'ASC' : 'DESC'})::int AS clan_rank
+       FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 AND withdrawn IS NULL`,
+      [leaderboardInternalId, season, clanId],
+    );
+    return found && { season: found.season, members: found.rows.map((row) => ({ ...toEntry(row), clanRank: row.clan_rank })) };
   }
 
   /**
-   * The season's row and its entries matching `where` (on $1 leaderboard, $2 season and the
-   * parameters after them) in one round trip, undefined when the season is not archived. The
-   * entries come as one JSON array: rows repeating the season's timestamps cost twice the API CPU
-   * of two queries on a page of 100 (node-postgres parses each date), the array half of it.
+   * The season's row and the player entries `entries` selects (on $1 leaderboard, $2 season and the
+   * parameters after them) in one round trip, each with the rank reads show: its stored rank less
+   * the withdrawn rows ranked above it. A stored rank R is the position of the first row holding its
+   * score, so those are the withdrawn rows before position R, counted on the withdrawn index: once
+   * for the best rank among the entries, plus those between the best and the worst rank, listed.
+   * Undefined when the season is not archived.
    */
-  private async withEntries(
-    view: 'players' | 'clans',
-    where: string,
+  private async withPlayers<Extra extends object = object>(
+    entries: string,
     params: unknown[],
-  ): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
-    const table = view === 'clans' ? 'season_clan_entries' : 'season_entries';
-    const columns = view === 'clans' ? CLAN_COLUMNS : PLAYER_COLUMNS;
+  ): Promise<{ season: ArchivedSeason; rows: (EntryRow & Extra)[] } | undefined> {
+    const { rows } = await this.pool.query<
+      SeasonRow & { entries: (EntryRow & Extra)[]; withdrawn_below: number; withdrawn_between: number[] }
+    >(
+      `WITH e AS (${entries}), span AS (SELECT min(rank) AS best, max(rank) AS worst FROM e)
+       SELECT ${SEASON_COLUMNS},
+              (SELECT coalesce(json_agg(e ORDER BY e.position), '[]') FROM e) AS entries,
+              (SELECT count(*)::int ${WITHDRAWN_ROWS} AND w.position < (SELECT best FROM span)) AS withdrawn_below,
+              (SELECT coalesce(array_agg(w.position ORDER BY w.position), '{}') ${WITHDRAWN_ROWS}
+               AND w.position >= (SELECT best FROM span) AND w.position < (SELECT worst FROM span)) AS withdrawn_between
+       FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
+      params,
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const withdrawnAbove = (rank: number) => row.withdrawn_below + countBelow(row.withdrawn_between, rank);
+    return { season: toSeason(row), rows: row.entries.map((entry) => ({ ...entry, rank: entry.rank - withdrawnAbove(entry.rank) })) };
+  }
+
+  /**
+   * The season's row and its clan entries matching `where`, in one round trip (archived clan
+   * standings are never moderated). The entries come as one JSON array: rows repeating the season's
+   * timestamps cost twice the API CPU of two queries on a page of 100 (node-postgres parses each
+   * date), the array half of it.
+   */
+  private async withClans(where: string, params: unknown[]): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
     const { rows } = await this.pool.query<SeasonRow & { entries: EntryRow[] }>(
-      `SELECT season, started_at, ended_at, total, clan_total,
+      `SELECT ${SEASON_COLUMNS},
               (SELECT coalesce(json_agg(e ORDER BY e.position), '[]')
-               FROM (SELECT ${columns} FROM ${table} WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries
-       FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2`,
+               FROM (SELECT ${CLAN_COLUMNS} FROM season_clan_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries
+       FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
       params,
     );
     return rows[0] && { season: toSeason(rows[0]), rows: rows[0].entries };
   }
-
-  private async withSeason<T>(
-    leaderboardInternalId: number,
-    season: number,
-    read: (found: ArchivedSeason) => Promise<T>,
-  ): Promise<T | undefined> {
-    const found = await this.find(leaderboardInternalId, season);
-    return found && read(found);
-  }
 }
+
+/** How many of the ascending positions are below `rank`. */
+function countBelow(positions: number[], rank: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (positions[middle]! < rank) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Serialises a game's moderation of archives (ban, unban, erasure: exclusive) with the archive of
+ * its seasons (shared, from the rows' insertion to the commit): the archive stores each row as the
+ * players table stands once no moderation is under way, and a moderation coming after finds the
+ * rows written. $1 is the game id.
+ */
+const MODERATION_LOCK = "hashtext('season-entries moderation'), hashtext($1)";
+
+/** The withdrawn rows of the season $2 of the leaderboard $1, on their partial index, as `w`. */
+const WITHDRAWN_ROWS = 'FROM season_entries w WHERE w.leaderboard_internal_id = $1 AND w.season = $2 AND w.withdrawn IS NOT NULL';
 
 interface SeasonRow {
   season: number;
@@ -264,7 +387,12 @@ interface SeasonRow {
   clan_total: number;
 }
 
-const SEASON_SELECT = 'SELECT season, started_at, ended_at, total, clan_total FROM leaderboard_seasons';
+/** A season's row as `s`, its total as reads show it: the stored total less the withdrawn rows. */
+const SEASON_COLUMNS = `s.season, s.started_at, s.ended_at, s.clan_total,
+  s.total - (SELECT count(*)::int FROM season_entries w
+             WHERE w.leaderboard_internal_id = s.leaderboard_internal_id AND w.season = s.season AND w.withdrawn IS NOT NULL) AS total`;
+
+const SEASON_SELECT = `SELECT ${SEASON_COLUMNS} FROM leaderboard_seasons s`;
 
 const toSeason = (row: SeasonRow): ArchivedSeason => ({
   season: row.season,

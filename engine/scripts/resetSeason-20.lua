@@ -6,8 +6,9 @@
 
   KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 season,
         11 seasonStarted, 12 archives, 13 lastScheduledReset, 14 the ended season's scores,
-        15 the ended season's clans, 16 metadata, 17 versions, 18 the ended season's metadata
-        (14, 15 and 18 named for the season the caller expects to end)
+        15 the ended season's clans, 16 metadata, 17 versions, 18 the ended season's metadata,
+        19 hidden (banned players' scores), 20 the ended season's hidden
+        (14, 15, 18 and 20 named for the season the caller expects to end)
   ARGV: 1 the season the caller expects to end, 2 the current season as PostgreSQL knows it (when
         Redis has none), 3 when PostgreSQL says it started (ms), 4 queued-flag lifetime (ms),
         5 the scheduled time (ms) of a scheduled reset, '' for one asked now
@@ -34,6 +35,8 @@ local started = redis.call('GET', startedKey) or ARGV[3]
 if redis.call('EXISTS', K.scores) == 1 then redis.call('RENAME', K.scores, KEYS[14]) end
 if redis.call('EXISTS', K.clans) == 1 then redis.call('RENAME', K.clans, KEYS[15]) end
 if redis.call('EXISTS', KEYS[16]) == 1 then redis.call('RENAME', KEYS[16], KEYS[18]) end
+-- Banned players' scores belong to the season too: archived with it as hidden rows (an unban shows them).
+if redis.call('EXISTS', KEYS[19]) == 1 then redis.call('RENAME', KEYS[19], KEYS[20]) end
 -- The ended season's unpersisted changes are in its archive: their marks go with it.
 redis.call('DEL', dirty, K.dirtyClans, K.clanVersions, KEYS[17])
 -- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
