@@ -253,6 +253,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
         leaderboards,
         rankings,
         scores: stores.scores,
+        archives: stores.archives,
         audit: stores.audit,
         invalidator,
       }),

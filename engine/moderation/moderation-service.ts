@@ -1,5 +1,5 @@
-import { NotFoundError } from '../errors.js';
-import { storable, type RunInTransaction } from '../db.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
+import { storable, type Queryable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
@@ -7,6 +7,7 @@ import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../ranking/rankings.js';
+import type { SeasonStore } from '../seasons/season-store.js';
 
 /**
  * Moderation: removing one score, banning and unbanning a player. PostgreSQL holds the decision (and
@@ -26,6 +27,7 @@ export class ModerationService {
       leaderboards: LeaderboardService;
       rankings: Rankings;
       scores: ScoreStore;
+      archives: SeasonStore;
       audit: AuditStore;
       invalidator: Invalidator;
     },
@@ -41,17 +43,47 @@ export class ModerationService {
     return this.setBan(gameId, playerId, null, actor);
   }
 
-  /** Removes the player's score from the board's current season; 404 record_not_found when there is none. */
-  async removeScore(gameId: string, leaderboardId: string, playerId: string, actor: Actor): Promise<void> {
-    const board = await this.deps.leaderboards.get(gameId, leaderboardId);
-    const [removed] = await this.deps.rankings.moderate([board], playerId, 'remove');
-    if (!removed) throw new NotFoundError('record_not_found', `The player '${playerId}' has no score on '${leaderboardId}'.`);
-    await this.deps.audit.record({
-      gameId,
-      actor,
-      action: 'score.remove',
-      target: playerId,
-      details: { leaderboard_id: leaderboardId, season: await this.deps.rankings.currentSeason(board) },
+  /**
+   * Removes the player's score from the board's current season, or (`season`) from an archived one,
+   * where the row is withdrawn, not deleted, so the rows ranked below close up without being
+   * renumbered. 404 record_not_found when there is none; 404 season_not_found for a season never
+   * kept; 503 while an ended season is still on its way to its archive.
+   */
+  async removeScore(gameId: string, leaderboardId: string, playerId: string, season: number | undefined, actor: Actor): Promise<void> {
+    const { leaderboards, rankings, archives, audit, transact } = this.deps;
+    const board = await leaderboards.get(gameId, leaderboardId);
+    const current = await rankings.currentSeason(board);
+    const noScore = () =>
+      new NotFoundError(
+        'record_not_found',
+        `The player '${playerId}' has no score on '${leaderboardId}'${season ? ` in season ${season}` : ''}.`,
+      );
+    const recorded = (client: Queryable | undefined, removedFrom: number) =>
+      (client ? audit.in(client) : audit).record({
+        gameId,
+        actor,
+        action: 'score.remove',
+        target: playerId,
+        details: { leaderboard_id: leaderboardId, season: removedFrom },
+      });
+    if (season === undefined || season === current) {
+      const [removed] = await rankings.moderate([board], playerId, 'remove');
+      if (!removed) throw noScore();
+      await recorded(undefined, current);
+      return;
+    }
+    if (season > current) throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' has no season ${season} yet.`);
+    if ((await rankings.pendingArchives(board)).has(season)) {
+      throw new UnavailableError(`Season ${season} is being archived; retry shortly.`);
+    }
+    await transact(async (client) => {
+      if (!(await archives.removeEntry(client, board.internalId, season, playerId))) {
+        if (!(await archives.find(board.internalId, season))) {
+          throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' keeps no season ${season}.`);
+        }
+        throw noScore();
+      }
+      await recorded(client, season);
     });
   }
 
@@ -73,6 +105,7 @@ export class ModerationService {
         await rankings.moderate(boards, playerId, 'remove');
       }
       await scores.in(client).deletePlayer(playerId);
+      await this.deps.archives.erasePlayer(client, gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
     });
@@ -87,6 +120,8 @@ export class ModerationService {
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
       for await (const boards of this.boardsOf(gameId)) await this.deps.rankings.moderate(boards, playerId, ban ? 'ban' : 'unban');
+      if (ban) await this.deps.archives.hidePlayer(client, gameId, playerId);
+      else await this.deps.archives.showPlayer(client, gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
       if (before.banned !== (ban !== null)) {
         await audit.in(client).record({

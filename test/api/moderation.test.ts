@@ -391,6 +391,52 @@ describe('moderation: remove a score, ban and unban a player', function () {
         expect(await persistedScores(internal)).to.deep.equal(new Map([[staying!.playerId, 5]]));
       });
 
+      it('when players of an archived season are banned, removed and erased, then its reads close up and an unban restores them', async () => {
+        const leaderboard = await createLeaderboard(game);
+        const internal = await internalBoard(game, leaderboard);
+        const [first, second, third, fourth] = await signupMany(game, 4);
+        worker = await startWorker();
+        await reportScores(game, leaderboard, [
+          [first!, 40],
+          [second!, 30],
+          [third!, 20],
+          [fourth!, 10],
+        ]);
+        await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+        await waitForPersistence(internal);
+        const archived = async () =>
+          (await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?season=1`).set('Api-Key', apiKey).expect(200)).body;
+        const rows = (body: { entries: { player_id: string; rank: number }[] }) => body.entries.map((e) => [e.player_id, e.rank]);
+        const before = await archived();
+
+        await ban(game, first!.playerId).expect(200);
+        const hidden = await archived();
+        expect(hidden.total).to.equal(3);
+        expect(rows(hidden)).to.deep.equal([
+          [second!.playerId, 1],
+          [third!.playerId, 2],
+          [fourth!.playerId, 3],
+        ]);
+        await unban(game, first!.playerId).expect(200);
+        expect(await archived()).to.deep.equal(before);
+
+        const remove = (player: string, season: string) =>
+          api().delete(`/api/v1/server/leaderboards/${leaderboard}/scores/${player}?season=${season}`).set(secretKey(game));
+        await remove(second!.playerId, '1').expect(204);
+        expect((await remove(second!.playerId, '1').expect(404)).body.error.code).to.equal('record_not_found');
+        expect((await remove(third!.playerId, '9').expect(404)).body.error.code).to.equal('season_not_found');
+        expect((await remove(third!.playerId, '0').expect(400)).body.error.code).to.equal('validation_failed');
+        await api().delete(`/api/v1/server/players/${third!.playerId}`).set(secretKey(game)).expect(204);
+        const closed = await archived();
+        expect(closed.total).to.equal(2);
+        expect(rows(closed)).to.deep.equal([
+          [first!.playerId, 1],
+          [fourth!.playerId, 2],
+        ]);
+        const { rows: left } = await testStores().pool.query('SELECT 1 FROM season_entries WHERE player_id = $1', [third!.playerId]);
+        expect(left).to.have.length(0);
+      });
+
       it('when Redis loses a board with a banned player and it is rebuilt, then the player stays out and the unban brings the score back', async () => {
         const leaderboard = await createLeaderboard(game, { type: 'clan' });
         const clan = await createClan(game);

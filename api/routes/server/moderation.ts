@@ -1,7 +1,7 @@
 import { endpoint } from '../endpoint.js';
 import { playerDetailsView } from '../../views.js';
 import { PlayerDetails } from '../responses.js';
-import { banReason, leaderboardId, object, optional, playerId } from '../schemas.js';
+import { banReason, leaderboardId, object, optional, playerId, season } from '../schemas.js';
 
 const playerParams = object({ player_id: playerId.description("The service's player id") });
 
@@ -20,10 +20,11 @@ export const serverModerationEndpoints = [
       leaderboard_id: leaderboardId.description('The leaderboard'),
       player_id: playerId.description("The service's player id"),
     }),
+    query: object({ season }),
     responses: { 204: { description: 'Removed' } },
     errors: [400, 404],
-    async handler({ caller, params, app }) {
-      await app.engine.moderation.removeScore(caller.game.id, params.leaderboard_id, params.player_id, 'secret_key');
+    async handler({ caller, params, query, app }) {
+      await app.engine.moderation.removeScore(caller.game.id, params.leaderboard_id, params.player_id, query.season, 'secret_key');
       return { status: 204 };
     },
   }),
