@@ -25,6 +25,7 @@ import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
 import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scenarios.js';
 import { seasonFigures } from './season-figures.js';
+import { moderationFigures } from './moderation-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
@@ -90,6 +91,10 @@ async function main(): Promise<void> {
       if (options.only.includes('seasons')) {
         log(`Seasons: reset of a ${options.players}-entry board, its archive, report_score meanwhile, archived reads vs live ones`);
         results.seasons = await seasonFigures(setup, options, engine, parts, redis, ctx);
+      }
+      if (options.only.includes('moderation')) {
+        log(`Moderation: ban and unban on 10 boards of ${options.players} entries, reads with 1% of players banned vs none`);
+        results.moderation = await moderationFigures(setup, options, engine, parts, redis, ctx);
       }
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;

@@ -33,6 +33,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
   else if (results.comparison) lines.push(...comparisonSection(results));
   else if (results.runs.length > 0) lines.push(...serviceSections(results)); // none when --only named optional scenarios alone
   if (results.seasons) lines.push(...seasonsSection(results));
+  if (results.moderation) lines.push(...moderationSection(results));
 
   lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
@@ -216,6 +217,50 @@ function seasonsSection(results: BenchResults): string[] {
   for (const r of seasonRows(figures)) {
     const result = r.target === undefined ? '' : r.pass === undefined ? 'n/a' : r.pass ? 'PASS' : 'FAIL';
     lines.push(row([r.figure, r.measured, r.comparedWith, r.ratio, r.target ?? 'reported', result]));
+  }
+  return lines;
+}
+
+/** --only moderation: ban and unban latency on 10 big boards; reads with 1% of players banned against none. */
+function moderationSection(results: BenchResults): string[] {
+  const figures = results.moderation!;
+  const quantile = (values: number[], q: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+  const lines = [
+    '',
+    `## Moderation: bans on 10 boards of ${num(figures.entries)} entries, reads with ${num(figures.banned)} players banned`,
+    '',
+    `Ban and unban through the engine as the API runs them (PostgreSQL transaction with its audit entry, one script per board ` +
+      `of the game: ${figures.gameBoards} boards, 10 of them holding the player among ${num(figures.entries)} entries), ${figures.banMs.length} players each. ` +
+      "The reads alternate rounds with no player banned and with 1% of the main board's players banned (hidden in Redis), " +
+      "starting with either; they draw players from the 99% never banned; the ratio is the median of the rounds' ratios.",
+    '',
+    row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
+    row(['---', '---', '---', '---:', '---', '---']),
+  ];
+  for (const [name, values] of [
+    ['ban', figures.banMs],
+    ['unban', figures.unbanMs],
+  ] as const) {
+    const p50 = median(values);
+    const p95 = quantile(values, 0.95);
+    lines.push(
+      row([`${name}, median / p95`, `${p50.toFixed(1)} / ${p95.toFixed(1)} ms`, '', '', '< 50 ms (p95)', p95 < 50 ? 'PASS' : 'FAIL']),
+    );
+  }
+  for (const { label, rounds } of figures.reads) {
+    const ratios = rounds.map(({ clean, banned }) => banned.rps / clean.rps);
+    const ratio = median(ratios);
+    lines.push(
+      row([
+        `${label}, 1% banned`,
+        `${rounds.map(({ banned }) => num(banned.rps)).join(', ')} req/s`,
+        `${rounds.map(({ clean }) => num(clean.rps)).join(', ')} req/s with no bans`,
+        `${Math.round(ratio * 100)}% (${ratios.map((r) => `${Math.round(r * 100)}%`).join(', ')})`,
+        '>= 90% of no bans',
+        ratio >= 0.9 ? 'PASS' : 'FAIL',
+      ]),
+    );
   }
   return lines;
 }

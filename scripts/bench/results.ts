@@ -5,6 +5,7 @@ import type { IdempotencyCost, MemoryFigures, RankReadCost } from './redis-figur
 import type { BenchOptions } from './options.js';
 import type { ManyBoardsFigures } from './many-boards.js';
 import type { ComparisonResults } from './compare.js';
+import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
 
@@ -36,6 +37,8 @@ export interface BenchResults {
   avatarSizes?: AvatarSizeCost;
   /** --only seasons: a 1,000,000-entry board's reset, its archive, and the archived season's reads against live ones. */
   seasons?: SeasonFigures;
+  /** --only moderation: ban/unban on 10 boards of 1,000,000 entries; reads with 1% of players banned against none. */
+  moderation?: ModerationFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

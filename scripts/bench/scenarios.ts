@@ -100,7 +100,7 @@ export function selectScenarios(only: string[], processes: number, variants: boo
  * Scenarios of their own, run only when --only names them (each takes minutes): `seasons` resets a
  * 1,000,000-entry board and measures the reset, its archive and the archived season's reads.
  */
-export const OPTIONAL_SCENARIOS = ['seasons'] as const;
+export const OPTIONAL_SCENARIOS = ['seasons', 'moderation'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_GET_LABEL = 'bare JSON GET';

@@ -65,7 +65,7 @@ export const serverModerationEndpoints = [
     credentials: 'secretKey',
     params: playerParams,
     responses: { 200: { schema: PlayerDetails } },
-    errors: [404],
+    errors: [400, 404],
     async handler({ caller, params, app }) {
       await app.engine.moderation.unban(caller.game.id, params.player_id, 'secret_key');
       return { status: 200, body: playerDetailsView(await app.engine.playerLookup.details(caller.game.id, params.player_id)) };
@@ -83,7 +83,7 @@ export const serverModerationEndpoints = [
     credentials: 'secretKey',
     params: playerParams,
     responses: { 204: { description: 'Erased' } },
-    errors: [404],
+    errors: [400, 404],
     async handler({ caller, params, app }) {
       await app.engine.moderation.erase(caller.game.id, params.player_id, 'secret_key');
       return { status: 204 };

@@ -18,7 +18,7 @@ export const serverPlayerEndpoints = [
     credentials: 'secretKey',
     params: playerParams,
     responses: { 200: { schema: PlayerDetails } },
-    errors: [404],
+    errors: [400, 404],
     async handler({ caller, params, app }) {
       return { status: 200, body: playerDetailsView(await app.engine.playerLookup.details(caller.game.id, params.player_id)) };
     },
