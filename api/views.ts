@@ -232,17 +232,12 @@ export function playerSummaryView(player: PlayerSummary): Value<typeof R.PlayerS
   };
 }
 
-/** Support's view of one player (the lookup, and the answer of a ban or an unban). */
+/** Support's view of one player (the lookup, and the answer of a ban or an unban): the summary, the ban and the scores. */
 export function playerDetailsView(player: PlayerDetails): Value<typeof R.PlayerDetails> {
   return {
-    player_id: player.id,
-    display_name: player.displayName,
-    clan_id: player.clanId,
-    aliases: player.aliases,
-    banned: player.bannedAt !== null,
+    ...playerSummaryView(player),
     banned_at: player.bannedAt?.toISOString() ?? null,
     ban_reason: player.banReason,
-    created_at: player.createdAt.toISOString(),
     scores: player.scores.map((held) => ({ leaderboard_id: held.leaderboardId, score: held.score, rank: held.rank })),
   };
 }

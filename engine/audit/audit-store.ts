@@ -24,24 +24,6 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-interface AuditRow {
-  id: number;
-  at: Date;
-  actor: Actor;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
-}
-
-const toEntry = (row: AuditRow): AuditEntry => ({
-  id: row.id,
-  at: row.at,
-  actor: row.actor,
-  action: row.action,
-  target: row.target,
-  details: row.details,
-});
-
 /**
  * The audit log. A change records itself through the client of its own transaction (`in(client)`),
  * so the entry exists exactly when the change does.
@@ -83,12 +65,13 @@ export class AuditStore {
 
   /** A game's entries older than entry `before` (all, without it), newest first, at most `limit`. */
   async page(gameId: string, before: number | undefined, limit: number): Promise<AuditEntry[]> {
-    const { rows } = await this.db.query<AuditRow>(
+    // The columns are the entry's fields, named alike.
+    const { rows } = await this.db.query<AuditEntry>(
       `SELECT id, at, actor, action, target, details FROM audit_log
        WHERE game_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
       [gameId, before ?? null, limit],
     );
-    return rows.map(toEntry);
+    return rows;
   }
 
   /**
