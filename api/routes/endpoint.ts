@@ -113,6 +113,11 @@ export interface Endpoint<
    * lists each code it may answer.
    */
   notFound?: ErrorCode[];
+  /**
+   * A gameClient endpoint whose Lua script refuses erased players itself (the score report): its
+   * token's player is not looked up per request.
+   */
+  erasedRefusedByBoards?: boolean;
   /** Served only when this holds (e.g. /metrics needs METRICS_TOKEN). */
   enabled?(config: Readonly<Config>): boolean;
   handler(input: Input<P, Q, B, K>): Promise<Reply<NoInfer<R>>> | Reply<NoInfer<R>>;

@@ -32,7 +32,9 @@ function chain(
   const handlers: RequestHandler[] = [];
   const limit = endpoint.rateLimit;
   if (limit && PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
-  if (endpoint.credentials !== 'none' && endpoint.credentials !== guard) handlers.push(auth[endpoint.credentials]);
+  if (endpoint.credentials !== 'none' && endpoint.credentials !== guard) {
+    handlers.push(endpoint.erasedRefusedByBoards ? auth.reportingClient : auth[endpoint.credentials]);
+  }
   if (limit && !PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
 
   const validate = validator({

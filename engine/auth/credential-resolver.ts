@@ -70,6 +70,17 @@ export class CredentialResolver {
 
   /** The player id carried by an anonymous token, which must belong to `game` and to a player not erased. */
   async player(token: string | undefined, game: Game): Promise<string> {
+    const playerId = this.signedPlayer(token, game);
+    await this.livingPlayer(playerId, game.id);
+    return playerId;
+  }
+
+  /**
+   * The player id of a token whose signature and game are right, its player not looked up: for the
+   * score report, whose leaderboard script refuses an erased player (kept among the board's barred
+   * players), so the hottest endpoint pays no lookup; see `erasedPlayer`.
+   */
+  signedPlayer(token: string | undefined, game: Game): string {
     if (!token?.trim()) {
       throw new AuthenticationError('missing_token', 'Send the player token in the Anonymous-Authorization header.');
     }
@@ -77,8 +88,18 @@ export class CredentialResolver {
     if (claims.gameId !== game.id) {
       throw new AuthenticationError('invalid_token', 'The anonymous token belongs to another game.');
     }
-    await this.livingPlayer(claims.playerId, claims.gameId);
     return claims.playerId;
+  }
+
+  /** The error for a token of an erased player, once a board has refused it (undefined: the player exists, banned). */
+  async erasedPlayer(playerId: string, gameId: string): Promise<AuthenticationError | undefined> {
+    return this.livingPlayer(playerId, gameId).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof AuthenticationError) return error;
+        throw error;
+      },
+    );
   }
 
   /** Who is looking, from a token alone (the web page): its game and player, signature checked. */

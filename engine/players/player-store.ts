@@ -155,9 +155,16 @@ export class PlayerStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
-  /** Deletes the player (their aliases go with the row); false when the game has no such player. */
+  /**
+   * Deletes the player (their aliases go with the row) and keeps only their id as erased; false when
+   * the game has no such player.
+   */
   async delete(gameId: string, id: string): Promise<boolean> {
-    const { rowCount } = await this.db.query('DELETE FROM players WHERE id = $1 AND game_id = $2', [id, gameId]);
+    const { rowCount } = await this.db.query(
+      `WITH gone AS (DELETE FROM players WHERE id = $1 AND game_id = $2 RETURNING id, game_id)
+       INSERT INTO erased_players (game_id, player_id) SELECT game_id, id FROM gone`,
+      [id, gameId],
+    );
     return rowCount === 1;
   }
 
@@ -181,12 +188,15 @@ export class PlayerStore {
     return rows.map((row) => row.id);
   }
 
-  /** The banned players of a game, a page at a time. */
-  async *bannedIds(gameId: string, pageSize = 1000): AsyncGenerator<string[]> {
+  /** The players every board of the game refuses: banned and erased ones, a page at a time. */
+  async *barredIds(gameId: string, pageSize = 1000): AsyncGenerator<string[]> {
     let after = '';
     for (;;) {
       const { rows } = await this.db.query<{ id: string }>(
-        'SELECT id FROM players WHERE game_id = $1 AND banned_at IS NOT NULL AND id > $2 ORDER BY id LIMIT $3',
+        `SELECT id FROM (
+           SELECT id FROM players WHERE game_id = $1 AND banned_at IS NOT NULL
+           UNION ALL SELECT player_id FROM erased_players WHERE game_id = $1
+         ) barred WHERE id > $2 ORDER BY id LIMIT $3`,
         [gameId, after, pageSize],
       );
       if (rows.length === 0) return;

@@ -24,9 +24,10 @@ export class LiveState {
 
   async prepare(leaderboard: Leaderboard): Promise<void> {
     await this.schedules.restore(leaderboard);
-    // Bans first: a banned player's scores then merge out of sight, and a report of theirs that
-    // reached a board being rebuilt is hidden here.
-    for await (const page of this.players.bannedIds(leaderboard.gameId)) await this.rankings.banOn(leaderboard, page);
+    // Bans first (erased players too: their tokens are refused by the board): a banned player's
+    // scores then merge out of sight, and a report of theirs that reached a board being rebuilt is
+    // hidden here.
+    for await (const page of this.players.barredIds(leaderboard.gameId)) await this.rankings.banOn(leaderboard, page);
     if (leaderboard.type === 'clan') {
       for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page);
     }

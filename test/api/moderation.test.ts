@@ -503,6 +503,14 @@ describe('moderation: remove a score, ban and unban a player', function () {
       expect(await liveClanTotals(await internalBoard(game, leaderboards[1]!))).to.deep.equal(new Map([[clan, 10]]));
       const refused = await reportScore(game, leaving, leaderboards[0]!, 5).expect(401);
       expect(refused.body.error.code).to.equal('invalid_token');
+      // A board created after the erasure refuses the token too (each board keeps the erased ids).
+      const later = await createLeaderboard(game);
+      expect((await reportScore(game, leaving, later, 5).expect(401)).body.error.code).to.equal('invalid_token');
+      await api()
+        .get(`/api/v1/client/leaderboards/${later}`)
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', leaving.token)
+        .expect(401);
       await api()
         .get(`/leaderboards/${leaderboards[0]}?token=${encodeURIComponent(leaving.token)}`)
         .expect(401);

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../../../engine/errors.js';
+import { AppError, ForbiddenError } from '../../../engine/errors.js';
 import { playerRecordView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { PlayerRecord, ReportResult } from '../responses.js';
@@ -15,6 +15,7 @@ export const clientScoreEndpoints = [
     description:
       "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt. A banned player's reports are refused with 403 player_banned.",
     credentials: 'gameClient',
+    erasedRefusedByBoards: true,
     rateLimit: 'reports',
     params: leaderboardParams,
     headers: object({ 'idempotency-key': optional(idempotencyKey) }),
@@ -24,13 +25,20 @@ export const clientScoreEndpoints = [
     changed: (reply) => reply.body.improved,
     async handler({ caller, params, body, app, req }) {
       const key = req.get('idempotency-key');
-      const result = await app.engine.scores.reportFromClient(
-        caller.game.id,
-        caller.playerId,
-        params.leaderboard_id,
-        body,
-        key === undefined ? undefined : { key, request: req.body },
-      );
+      const result = await app.engine.scores
+        .reportFromClient(
+          caller.game.id,
+          caller.playerId,
+          params.leaderboard_id,
+          body,
+          key === undefined ? undefined : { key, request: req.body },
+        )
+        .catch(async (error: unknown) => {
+          // A board refuses an erased player as it does a banned one: their token is what is invalid.
+          if (error instanceof AppError && error.code === 'player_banned')
+            throw (await app.engine.credentials.erasedPlayer(caller.playerId, caller.game.id)) ?? error;
+          throw error;
+        });
       return { status: 200, body: reportView(caller.playerId, result) };
     },
   }),
