@@ -10,7 +10,7 @@ import type { Rankings } from '../ranking/rankings.js';
 import type { SeasonStore } from '../seasons/season-store.js';
 
 /**
- * Moderation: removing one score, banning and unbanning a player. PostgreSQL holds the decision (and
+ * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
  * atomic script (engine/scripts/moderateEntry-14.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
