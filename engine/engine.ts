@@ -249,7 +249,6 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       moderation: new ModerationService({
         transact,
         players: stores.players,
-        boards: stores.leaderboards,
         leaderboards,
         rankings,
         scores: stores.scores,

@@ -161,20 +161,6 @@ export class LeaderboardStore {
     return rows.map(toLeaderboard);
   }
 
-  /** Every leaderboard of one game, a page at a time (a moderation step reaches each of them). */
-  async *walkGame(gameId: string, pageSize = 500): AsyncGenerator<Leaderboard[]> {
-    for (let after = 0; ;) {
-      const { rows } = await this.pool.query<LeaderboardRow>(
-        `SELECT ${COLUMNS} FROM leaderboards WHERE game_id = $1 AND internal_id > $2 ORDER BY internal_id LIMIT $3`,
-        [gameId, after, pageSize],
-      );
-      if (rows.length === 0) return;
-      const page = rows.map(toLeaderboard);
-      yield page;
-      after = page[page.length - 1]!.internalId;
-    }
-  }
-
   /** Every leaderboard, a page at a time. */
   async *walk(type?: LeaderboardType, pageSize = 500): AsyncGenerator<Leaderboard[]> {
     for (let after = 0; ;) {

@@ -1,7 +1,6 @@
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { storable, type Queryable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
-import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
@@ -23,7 +22,6 @@ export class ModerationService {
     private readonly deps: {
       transact: RunInTransaction;
       players: PlayerStore;
-      boards: LeaderboardStore;
       leaderboards: LeaderboardService;
       rankings: Rankings;
       scores: ScoreStore;
@@ -95,15 +93,14 @@ export class ModerationService {
    * script; a later signup on the same device is a new player.
    */
   async erase(gameId: string, playerId: string, actor: Actor): Promise<void> {
-    const { transact, players, scores, audit, rankings } = this.deps;
+    const { transact, players, scores, audit, rankings, leaderboards } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
     await transact(async (client) => {
       if (!(await players.in(client).lock(gameId, playerId))) throw unknownPlayer(playerId);
-      for await (const boards of this.boardsOf(gameId)) {
-        for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
-        await rankings.moderate(boards, playerId, 'ban');
-        await rankings.moderate(boards, playerId, 'remove');
-      }
+      const boards = await leaderboards.all(gameId);
+      for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
+      await rankings.moderate(boards, playerId, 'ban');
+      await rankings.moderate(boards, playerId, 'remove');
       await scores.in(client).deletePlayer(playerId);
       await this.deps.archives.erasePlayer(client, gameId, playerId);
       await players.in(client).delete(gameId, playerId);
@@ -119,7 +116,7 @@ export class ModerationService {
       const before = await players.in(client).lock(gameId, playerId);
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
-      for await (const boards of this.boardsOf(gameId)) await this.deps.rankings.moderate(boards, playerId, ban ? 'ban' : 'unban');
+      await this.deps.rankings.moderate(await this.deps.leaderboards.all(gameId), playerId, ban ? 'ban' : 'unban');
       if (ban) await this.deps.archives.hidePlayer(client, gameId, playerId);
       else await this.deps.archives.showPlayer(client, gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
@@ -134,10 +131,6 @@ export class ModerationService {
       }
       return player;
     });
-  }
-
-  private boardsOf(gameId: string): AsyncGenerator<Leaderboard[]> {
-    return this.deps.boards.walkGame(gameId);
   }
 }
 
