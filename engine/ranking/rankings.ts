@@ -140,11 +140,7 @@ export class Rankings {
     await this.marks.beforeMarkingAll(boards);
     const done: boolean[] = [];
     for (const chunk of chunks(boards, 500)) {
-      const replies = await Promise.all(
-        chunk.map((board) =>
-          this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, playerId), playerId, action, QUEUED_FLAG_TTL_MS),
-        ),
-      );
+      const replies = await Promise.all(chunk.map((board) => this.moderateEntry(board, playerId, action)));
       await this.marks.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
       done.push(...replies.map(([changed]) => changed === 1));
     }
@@ -154,12 +150,13 @@ export class Rankings {
   /** Bans the given players on one board (a new or rebuilt board takes the game's bans before its scores). */
   async banOn(board: { internalId: number }, playerIds: string[]): Promise<void> {
     await this.marks.beforeMarkingAll([board]);
-    const replies = await Promise.all(
-      playerIds.map((player) =>
-        this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, player), player, 'ban', QUEUED_FLAG_TTL_MS),
-      ),
-    );
+    const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban')));
     if (replies.some(([, needsJob]) => needsJob === 1)) await this.marks.requestJobs([board.internalId]);
+  }
+
+  /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
+  private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation): Promise<[number, number]> {
+    return this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, playerId), playerId, action, QUEUED_FLAG_TTL_MS);
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
