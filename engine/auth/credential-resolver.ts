@@ -78,7 +78,7 @@ export class CredentialResolver {
   /**
    * The player id of a token whose signature and game are right, its player not looked up: for the
    * score report, whose leaderboard script refuses an erased player (kept among the board's barred
-   * players), so the hottest endpoint pays no lookup; see `erasedPlayer`.
+   * players), so the hottest endpoint pays no lookup (ScoreService.reportFromClient answers that refusal).
    */
   signedPlayer(token: string | undefined, game: Game): string {
     if (!token?.trim()) {
@@ -89,17 +89,6 @@ export class CredentialResolver {
       throw new AuthenticationError('invalid_token', 'The anonymous token belongs to another game.');
     }
     return claims.playerId;
-  }
-
-  /** The error for a token of an erased player, once a board has refused it (undefined: the player exists, banned). */
-  async erasedPlayer(playerId: string, gameId: string): Promise<AuthenticationError | undefined> {
-    return this.livingPlayer(playerId, gameId).then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof AuthenticationError) return error;
-        throw error;
-      },
-    );
   }
 
   /** Who is looking, from a token alone (the web page): its game and player, signature checked. */

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
+import { AppError, AuthenticationError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
@@ -60,7 +60,14 @@ export class ScoreService {
     const problem = boundsProblem(leaderboard, report.score);
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
     const record = retry && (await this.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
-    const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score');
+    const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score').catch(async (error: unknown) => {
+      // The token's player is not looked up before a report: a board refuses an erased player as it
+      // does a banned one, and only then is the player looked up, to tell the two apart.
+      if (error instanceof AppError && error.code === 'player_banned' && (await this.players.find(playerId))?.gameId !== gameId) {
+        throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+      }
+      throw error;
+    });
     return result!;
   }
 

@@ -1,4 +1,4 @@
-import { AppError, ForbiddenError } from '../../../engine/errors.js';
+import { ForbiddenError } from '../../../engine/errors.js';
 import { playerRecordView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { PlayerRecord, ReportResult } from '../responses.js';
@@ -25,20 +25,13 @@ export const clientScoreEndpoints = [
     changed: (reply) => reply.body.improved,
     async handler({ caller, params, body, app, req }) {
       const key = req.get('idempotency-key');
-      const result = await app.engine.scores
-        .reportFromClient(
-          caller.game.id,
-          caller.playerId,
-          params.leaderboard_id,
-          body,
-          key === undefined ? undefined : { key, request: req.body },
-        )
-        .catch(async (error: unknown) => {
-          // A board refuses an erased player as it does a banned one: their token is what is invalid.
-          if (error instanceof AppError && error.code === 'player_banned')
-            throw (await app.engine.credentials.erasedPlayer(caller.playerId, caller.game.id)) ?? error;
-          throw error;
-        });
+      const result = await app.engine.scores.reportFromClient(
+        caller.game.id,
+        caller.playerId,
+        params.leaderboard_id,
+        body,
+        key === undefined ? undefined : { key, request: req.body },
+      );
       return { status: 200, body: reportView(caller.playerId, result) };
     },
   }),
