@@ -23,6 +23,37 @@ export interface ScenarioRun extends DriveResult {
   otherCores?: number;
 }
 
+/** The two reads the comparisons of archived/live seasons and of boards with/without bans alternate. */
+export const COMPARED_READS: { label: string; kind: 'third-party-page' | 'record' }[] = [
+  { label: 'third-party page of 100, random offset', kind: 'third-party-page' },
+  { label: 'player record read, random players', kind: 'record' },
+];
+
+/**
+ * Each of COMPARED_READS in two states, `rounds` times: state a then b in odd rounds, b then a in
+ * even ones, so a drift of the machine falls on both. `run` drives one read in one state.
+ */
+export async function alternatingRounds(
+  rounds: number,
+  states: { a: string; b: string },
+  run: (read: (typeof COMPARED_READS)[number], state: 'a' | 'b') => Promise<ScenarioRun>,
+): Promise<{ label: string; rounds: { a: ScenarioRun; b: ScenarioRun }[] }[]> {
+  const reads = COMPARED_READS.map(({ label }) => ({ label, rounds: [] as { a: ScenarioRun; b: ScenarioRun }[] }));
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, read] of COMPARED_READS.entries()) {
+      process.stderr.write(`  round ${round} of ${rounds}: ${read.label}, ${states.a} and ${states.b}\n`);
+      if (round % 2 === 1) {
+        const a = await run(read, 'a');
+        reads[i]!.rounds.push({ a, b: await run(read, 'b') });
+      } else {
+        const b = await run(read, 'b');
+        reads[i]!.rounds.push({ a: await run(read, 'a'), b });
+      }
+    }
+  }
+  return reads;
+}
+
 /** Drives one scenario from a fresh load-driver process and returns its figures. */
 export async function runScenario(
   port: number,

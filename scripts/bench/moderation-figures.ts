@@ -6,7 +6,7 @@ import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js
 import { chunks } from '../../engine/ranking/rankings.js';
 import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS, playerId } from './fixtures.js';
-import { runScenario, type ScenarioRun } from './load.js';
+import { alternatingRounds, runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { createThirdPartyKey } from './phases.js';
 import { stop, type Started } from './processes.js';
@@ -94,7 +94,7 @@ export async function moderationFigures(
   }
 }
 
-/** Alternating rounds: clean then banned in odd rounds, banned then clean in even ones, so a drift falls on both. */
+/** The reads with no bans against the same reads with the banned players hidden, in alternating rounds. */
 async function cleanVsBanned(
   setup: ServiceSetup,
   options: BenchOptions,
@@ -105,37 +105,23 @@ async function cleanVsBanned(
 ): Promise<ModerationFigures['reads']> {
   const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
   const meta = { processes: 1, target: 'api' as const };
-  const kinds: { label: string; kind: 'third-party-page' | 'record' }[] = [
-    { label: 'third-party page of 100, random offset', kind: 'third-party-page' },
-    { label: 'player record read, random players', kind: 'record' },
-  ];
-  const reads: ModerationFigures['reads'] = kinds.map(({ label }) => ({ label, rounds: [] }));
-  const rounds = options.quick ? 2 : 3;
   let banned = false;
-  const run = async (kind: (typeof kinds)[number], withBans: boolean) => {
-    if (withBans !== banned) await (withBans ? state.ban() : state.unban());
-    banned = withBans;
-    const scenario: Scenario = {
-      label: `${kind.label}, ${withBans ? '1% banned' : 'no bans'}`,
-      kind: kind.kind,
-      method: 'GET',
-      board: BOARDS.main,
-      players,
-    };
-    return runScenario(setup.apiPort, scenario, ctx, timing, meta, { server });
-  };
   try {
-    for (let round = 1; round <= rounds; round++) {
-      for (const [i, kind] of kinds.entries()) {
-        process.stderr.write(`  round ${round} of ${rounds}: ${kind.label}, no bans and 1% banned\n`);
-        const first = round % 2 === 1;
-        const a = await run(kind, !first);
-        const b = await run(kind, first);
-        reads[i]!.rounds.push(first ? { clean: a, banned: b } : { clean: b, banned: a });
-      }
-    }
+    const reads = await alternatingRounds(options.quick ? 2 : 3, { a: 'no bans', b: '1% banned' }, async ({ label, kind }, side) => {
+      const withBans = side === 'b';
+      if (withBans !== banned) await (withBans ? state.ban() : state.unban());
+      banned = withBans;
+      const scenario: Scenario = {
+        label: `${label}, ${withBans ? '1% banned' : 'no bans'}`,
+        kind,
+        method: 'GET',
+        board: BOARDS.main,
+        players,
+      };
+      return runScenario(setup.apiPort, scenario, ctx, timing, meta, { server });
+    });
+    return reads.map(({ label, rounds }) => ({ label, rounds: rounds.map(({ a, b }) => ({ clean: a, banned: b })) }));
   } finally {
     if (banned) await state.unban();
   }
-  return reads;
 }

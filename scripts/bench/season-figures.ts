@@ -5,7 +5,7 @@ import { leaderboardKeys, seasonArchiveKeys } from '../../engine/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS } from './fixtures.js';
-import { runScenario, type ScenarioRun } from './load.js';
+import { alternatingRounds, runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { createThirdPartyKey } from './phases.js';
 import { sleep, stop, type Started } from './processes.js';
@@ -123,7 +123,7 @@ export async function seasonFigures(
   }
 }
 
-/** Alternating rounds: archived then live in odd rounds, live then archived in even ones, so a drift falls on both. */
+/** The archived season's reads against the live board's, in alternating rounds. */
 async function archivedVsLive(
   setup: ServiceSetup,
   options: BenchOptions,
@@ -132,28 +132,14 @@ async function archivedVsLive(
 ): Promise<SeasonFigures['reads']> {
   const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
   const meta = { processes: 1, target: 'api' as const };
-  const kinds: { label: string; kind: 'third-party-page' | 'record' }[] = [
-    { label: 'third-party page of 100, random offset', kind: 'third-party-page' },
-    { label: 'player record read, random players', kind: 'record' },
-  ];
-  const reads: SeasonFigures['reads'] = kinds.map(({ label }) => ({ label, rounds: [] }));
-  const rounds = options.quick ? 2 : 3;
-  for (let round = 1; round <= rounds; round++) {
-    for (const [i, { label, kind }] of kinds.entries()) {
-      process.stderr.write(`  round ${round} of ${rounds}: ${label}, archived season and live board\n`);
-      const archived: Scenario = { label: `${label}, archived season 1`, kind, method: 'GET', board: SEASON_BOARD, season: 1 };
-      const live: Scenario = { label: `${label}, live board`, kind, method: 'GET', board: BOARDS.main };
-      const run = (scenario: Scenario) => runScenario(setup.apiPort, scenario, ctx, timing, meta, watched);
-      if (round % 2 === 1) {
-        const a = await run(archived);
-        reads[i]!.rounds.push({ archived: a, live: await run(live) });
-      } else {
-        const l = await run(live);
-        reads[i]!.rounds.push({ archived: await run(archived), live: l });
-      }
-    }
-  }
-  return reads;
+  const reads = await alternatingRounds(options.quick ? 2 : 3, { a: 'archived season', b: 'live board' }, ({ label, kind }, state) => {
+    const scenario: Scenario =
+      state === 'a'
+        ? { label: `${label}, archived season 1`, kind, method: 'GET', board: SEASON_BOARD, season: 1 }
+        : { label: `${label}, live board`, kind, method: 'GET', board: BOARDS.main };
+    return runScenario(setup.apiPort, scenario, ctx, timing, meta, watched);
+  });
+  return reads.map(({ label, rounds }) => ({ label, rounds: rounds.map(({ a, b }) => ({ archived: a, live: b })) }));
 }
 
 /**
