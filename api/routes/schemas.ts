@@ -68,10 +68,21 @@ export const aliasType = Joi.string().pattern(ALIAS_TYPE_PATTERN).messages({
 });
 
 /** A string the service stores: PostgreSQL text cannot hold U+0000. */
+// In a /u pattern a surrogate pair is one code point, so only an unpaired surrogate matches.
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const UNPAIRED_MESSAGE = 'must be well-formed Unicode (no unpaired surrogate such as \\ud83d)';
+
+/**
+ * Text PostgreSQL stores (and the audit log's JSON holds): no NUL, which text columns refuse, and no
+ * unpaired surrogate, which UTF-8 cannot carry and jsonb refuses.
+ */
 const storedText = () =>
   Joi.string()
-    .custom((value: string, helpers) => (value.includes('\u0000') ? helpers.error('string.nul') : value))
-    .messages({ 'string.nul': 'must not contain the NUL character (U+0000)' });
+    .custom((value: string, helpers) => {
+      if (value.includes('\u0000')) return helpers.error('string.nul');
+      return UNPAIRED_SURROGATE.test(value) ? helpers.error('string.unpaired') : value;
+    })
+    .messages({ 'string.nul': 'must not contain the NUL character (U+0000)', 'string.unpaired': UNPAIRED_MESSAGE });
 
 export const aliasId = storedText().min(1).max(128);
 /** A player's aliases by type; a null removes one. A key that is not an alias type "is not allowed". */
@@ -109,10 +120,12 @@ const readableName = (max: number) =>
     .min(1)
     .max(max)
     .custom((value: string, helpers) => {
+      if (UNPAIRED_SURROGATE.test(value)) return helpers.error('name.unpaired');
       if (HIDDEN.test(value)) return helpers.error('name.hidden');
       return VISIBLE.test(value) ? value : helpers.error('name.invisible');
     })
     .messages({
+      'name.unpaired': UNPAIRED_MESSAGE,
       'name.hidden': 'must not contain control or format characters (such as U+202E or zero-width characters)',
       'name.invisible': 'must contain at least one visible character',
     })

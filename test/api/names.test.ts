@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { api } from '../helpers/context.js';
-import { createGame, createLeaderboard, reportScore, signup, uniqueId, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
+import {
+  ADMIN,
+  createGame,
+  createLeaderboard,
+  reportScore,
+  signup,
+  uniqueId,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 
 /** Names that could pass for another (hidden characters) or show nothing at all. */
 const IMPERSONATING = [
@@ -63,6 +72,26 @@ describe('names people read', () => {
       await api().delete(`/api/v1/server/leaderboards/${board}`).set('Secret-Key', game.secretKey).expect(404);
       await api().delete(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).expect(404);
     }
+  });
+
+  it('when a name or an alias id holds an unpaired surrogate, then 400 validation_failed and nothing is created or recorded', async () => {
+    // JSON may escape half of an emoji ("\\ud83d"): UTF-8 cannot carry it, nor can the audit log's JSON.
+    const broken = JSON.parse('"Ada \\ud83d!"') as string;
+    const created = await api().post('/api/v1/admin/games').set(ADMIN).send({ name: broken }).expect(400);
+    expect(created.body.error.details[0]).to.deep.include({ field: 'name' });
+    expect((await renameSelf(broken).expect(400)).body.error.code).to.equal('validation_failed');
+    const alias = await api()
+      .patch(`/api/v1/server/players/${player.playerId}`)
+      .set('Secret-Key', game.secretKey)
+      .send({ aliases: { steam: broken } })
+      .expect(400);
+    expect(alias.body.error.details[0].message).to.match(/unpaired surrogate/);
+    const board = uniqueId('lb');
+    await api().put(`/api/v1/server/leaderboards/${board}`).set('Secret-Key', game.secretKey).send({ name: broken }).expect(400);
+    const log = await api().get('/api/v1/server/audit_log').set('Secret-Key', game.secretKey).expect(200);
+    expect(log.body.entries.filter((e: { target: string }) => e.target === board || e.target === player.playerId)).to.deep.equal([]);
+    // A whole emoji (a surrogate pair) is a name like any other.
+    await renameSelf('Ada \u{1F600}').expect(200);
   });
 
   it('when a name is written with a combining accent, then it is stored in its composed (NFC) form', async () => {
