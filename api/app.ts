@@ -11,8 +11,11 @@ import { requestContext } from './middleware/request-context.js';
 import { REFERENCE_CSP } from './openapi/reference/page.js';
 import { ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
+import { dashboardErrors } from './routes/dashboard/errors.js';
+import { DashboardSessions, dashboardMiddleware } from './routes/dashboard/session.js';
 import { Assets } from './routes/web/assets.js';
 import { basePath } from './routes/web/html.js';
+import { isDashboard } from './routes/dashboard/session.js';
 import { webErrors } from './routes/web/index.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */
@@ -22,10 +25,12 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   // Bodies are not hashed for ETags: API answers are live data, and the avatar and assets set their own.
   app.set('etag', false);
   app.set('trust proxy', engine.config.trustProxy);
-  const auth = authenticators(engine.credentials, engine.config);
+  const sessions = new DashboardSessions(engine);
+  const auth = authenticators(engine.credentials, engine.config, sessions);
   const limits = rateLimits(engine.rateLimits, engine.config);
   const base = basePath(engine.config.appUrl);
   const assets = new Assets(base);
+  const context = { engine, metrics, assets, base, sessions };
 
   app.use(requestContext(engine.logger, metrics));
   app.use(noStoreWhenCredentialed());
@@ -34,12 +39,16 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   app.use(['/leaderboards', '/web-assets', '/api/v1/users'], helmet());
   // The API reference runs Swagger UI: its own policy, as strict as Swagger UI allows (why, beside REFERENCE_CSP).
   app.use('/docs', helmet({ contentSecurityPolicy: { useDefaults: false, directives: REFERENCE_CSP } }));
-  app.use(jsonBody());
+  // Sessions, form bodies and CSRF checks are the dashboard's alone: the API's paths never pay for them.
+  app.use('/dashboard', dashboardMiddleware(engine, base, limits.dashboard));
+  const json = jsonBody();
+  app.use((req, res, next) => (isDashboard(req.path) ? next() : json(req, res, next)));
 
-  mountRoutes(app, ROUTE_GROUPS, { engine, metrics, assets, base }, auth, limits);
+  mountRoutes(app, ROUTE_GROUPS, context, auth, limits);
 
   app.use(webErrors(assets, engine.logger));
   app.use(notFound());
+  app.use(dashboardErrors(context, engine.logger));
   app.use(errorHandler(engine.logger));
   return app;
 }

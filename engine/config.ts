@@ -28,6 +28,10 @@ export interface Config {
     reportsPerPlayerPerSecond: number;
     thirdPartyPerKeyPerSecond: number;
     webPerIpPerMinute: number;
+    /** Every dashboard request, per IP. */
+    dashboardPerIpPerMinute: number;
+    /** Dashboard sign-in attempts, per IP. */
+    dashboardSignInsPerIpPerMinute: number;
   };
   playerCacheSize: number;
   logLevel: string;
@@ -104,6 +108,8 @@ const schema = Joi.object({
   RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: Joi.number().integer().min(0).default(20),
   RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: Joi.number().integer().min(0).default(50),
   RATE_LIMIT_WEB_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(3000),
+  RATE_LIMIT_DASHBOARD_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(1200),
+  RATE_LIMIT_DASHBOARD_SIGNINS_PER_IP_PER_MINUTE: Joi.number().integer().min(0).default(10),
   PLAYER_CACHE_SIZE: Joi.number().integer().min(0).default(10_000),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   DEMO_GAME: Joi.boolean().truthy('1').falsy('0').default(true),
@@ -167,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       reportsPerPlayerPerSecond: value.RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND,
       thirdPartyPerKeyPerSecond: value.RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND,
       webPerIpPerMinute: value.RATE_LIMIT_WEB_PER_IP_PER_MINUTE,
+      dashboardPerIpPerMinute: value.RATE_LIMIT_DASHBOARD_PER_IP_PER_MINUTE,
+      dashboardSignInsPerIpPerMinute: value.RATE_LIMIT_DASHBOARD_SIGNINS_PER_IP_PER_MINUTE,
     }),
     playerCacheSize: value.PLAYER_CACHE_SIZE,
     logLevel: value.LOG_LEVEL,

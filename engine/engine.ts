@@ -62,6 +62,10 @@ export interface Engine {
   auditLog: AuditLog;
   /** The admin token, and whether this service generated it (then main prints it once). */
   adminToken: { value: string; generated: boolean };
+  /** Signs the dashboard's session cookies and CSRF tokens: generated once, shared by every process. */
+  dashboardSecret: string;
+  /** The API's Redis connection, for what keeps its own keys there (the dashboard's sessions). */
+  redis: RedisClient;
   close(): Promise<void>;
 }
 
@@ -193,6 +197,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   try {
     const adminToken = await system.secret('admin_token', config.adminToken);
     const tokenSecret = await system.secret('token_secret', config.tokenSecret);
+    const dashboardSecret = await system.secret('dashboard_secret', undefined);
     await invalidator.listen(subscriber);
 
     const transact = transactionsOn(pool);
@@ -260,6 +265,8 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       rateLimits: new RateLimits(redis, config.redisKeyPrefix),
       auditLog: new AuditLog(stores.audit),
       adminToken,
+      dashboardSecret: dashboardSecret.value,
+      redis,
       close,
     };
   } catch (error) {

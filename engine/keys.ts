@@ -234,3 +234,8 @@ export function lockKey(prefix: string, what: string, board?: { internalId: numb
 export function rateLimitPrefix(prefix: string): string {
   return `${prefix}:rl`;
 }
+
+/** What every dashboard session's key starts with (one string key per session, its id after this). */
+export function dashboardSessionPrefix(prefix: string): string {
+  return `${prefix}:dashboard-session:`;
+}

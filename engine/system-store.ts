@@ -20,7 +20,10 @@ export class SystemStore {
    * Returns the secret from the environment, else the one this service generated and stored earlier,
    * else generates and stores one. Stored secrets keep every process and every restart in agreement.
    */
-  async secret(name: 'admin_token' | 'token_secret', fromEnvironment: string | undefined): Promise<{ value: string; generated: boolean }> {
+  async secret(
+    name: 'admin_token' | 'token_secret' | 'dashboard_secret',
+    fromEnvironment: string | undefined,
+  ): Promise<{ value: string; generated: boolean }> {
     if (fromEnvironment) return { value: fromEnvironment, generated: false };
     const inserted = await this.db.query<{ value: string }>(
       'INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value',

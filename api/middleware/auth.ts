@@ -4,6 +4,7 @@ import type { Config } from '../../engine/config.js';
 import { constantTimeEqual } from '../../engine/credentials.js';
 import { AuthenticationError } from '../../engine/errors.js';
 import type { Game } from '../../engine/games/game-store.js';
+import type { DashboardSessions, SignedIn } from '../routes/dashboard/session.js';
 
 /** The player behind the web page's ?token=, and the game the token is for. */
 export interface Viewer {
@@ -34,6 +35,10 @@ export interface Callers {
   metrics: object;
   /** The anonymous token in ?token=: the web page's viewer. */
   pageToken: { viewer: Viewer };
+  /** A dashboard session with its game chosen (signed in with the game's secret key, or the admin token). */
+  dashboard: { game: Game; session: SignedIn };
+  /** A dashboard session signed in with the admin token, which picks and creates games. */
+  dashboardAdmin: { session: SignedIn };
 }
 
 export type CredentialKind = keyof Callers;
@@ -69,6 +74,7 @@ const NONE: Callers['none'] = Object.freeze({});
 export function authenticators(
   credentials: CredentialResolver,
   config: Readonly<Config>,
+  sessions: DashboardSessions,
 ): Record<Exclude<CredentialKind, 'none'> | 'reportingClient', RequestHandler> {
   const gameClient = async (req: Request): Promise<Callers['gameClient']> => {
     const game = await credentials.publishable(header(req, 'publishable-key'));
@@ -126,6 +132,15 @@ export function authenticators(
     },
     pageToken: async (req, res, next) => {
       res.locals.caller = { viewer: await credentials.viewer(queryToken(req.query.token)) };
+      next();
+    },
+    // A dashboard request without a live session is sent to sign in (the dashboard's error pages do that).
+    dashboard: async (req, res, next) => {
+      res.locals.caller = await sessions.gameCaller(req);
+      next();
+    },
+    dashboardAdmin: async (req, res, next) => {
+      res.locals.caller = await sessions.adminCaller(req);
       next();
     },
   };

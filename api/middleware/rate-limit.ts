@@ -5,15 +5,24 @@ import type { RateLimits as EngineRateLimits } from '../../engine/rate-limits.js
 /**
  * Abuse limits, counted by the engine in Redis so every API process shares them: signups per IP,
  * client reports per player, third-party reads per key, and the web page and avatars per IP (no
- * credential bounds those). A limit of 0 is off.
+ * credential bounds those), and the dashboard and its sign-in attempts per IP. A limit of 0 is off.
  */
 export function rateLimits(limits: EngineRateLimits, config: Readonly<Config>) {
-  const { signupsPerIpPerMinute, reportsPerPlayerPerSecond, thirdPartyPerKeyPerSecond, webPerIpPerMinute } = config.rateLimits;
+  const {
+    signupsPerIpPerMinute,
+    reportsPerPlayerPerSecond,
+    thirdPartyPerKeyPerSecond,
+    webPerIpPerMinute,
+    dashboardPerIpPerMinute,
+    dashboardSignInsPerIpPerMinute,
+  } = config.rateLimits;
   return {
     signups: limit(limits, 'signup', signupsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
     reports: limit(limits, 'report', reportsPerPlayerPerSecond, 1, (_req, res) => callerId(res, 'playerId')),
     thirdParty: limit(limits, 'third-party', thirdPartyPerKeyPerSecond, 1, (_req, res) => callerId(res, 'keyId')),
     web: limit(limits, 'web', webPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
+    dashboard: limit(limits, 'dashboard', dashboardPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
+    dashboardSignIn: limit(limits, 'dashboard-sign-in', dashboardSignInsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
   };
 }
 

@@ -28,6 +28,9 @@ const SECURITY: Record<CredentialKind, SecurityScheme[][]> = {
   thirdParty: [['ApiKey']],
   admin: [['AdminToken']],
   metrics: [['MetricsToken']],
+  // The dashboard's session cookie: its routes are not in the document.
+  dashboard: [],
+  dashboardAdmin: [],
 };
 
 const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
@@ -44,7 +47,7 @@ const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
 };
 
 /** One tag per audience, in the order a reader meets them. */
-const TAGS: Record<Tag, string> = {
+const TAGS: Record<Exclude<Tag, 'Dashboard'>, string> = {
   'Game client':
     "Called by the game on the player's device: sign up for an anonymous token, then report scores and read leaderboards with the Publishable-Key and Anonymous-Authorization headers.",
   'Game server':
@@ -190,7 +193,8 @@ function operation(endpoint: AnyEndpoint, servedAt: ServedAt) {
 
 function build(servedAt: ServedAt) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const endpoint of ENDPOINTS) {
+  // The dashboard is a web app for people (HTML forms behind a session cookie), not an API to generate clients for.
+  for (const endpoint of ENDPOINTS.filter((described) => described.tag !== 'Dashboard')) {
     (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method] = operation(endpoint, servedAt);
   }
   jsonSchema(ErrorBody);

@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../engine/errors.js';
 import type { HttpMetrics } from '../metrics.js';
 import type { Callers, CredentialKind } from '../middleware/auth.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
+import type { DashboardSessions } from './dashboard/session.js';
 import type { Assets } from './web/assets.js';
 import type { Value } from './schemas.js';
 
@@ -15,7 +16,8 @@ import type { Value } from './schemas.js';
  * its resource folder's list.
  */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type Tag = 'Game client' | 'Game server' | 'Third party' | 'Web page' | 'Admin' | 'Operations';
+/** 'Dashboard': the operators' web app, served from APP_URL and left out of the OpenAPI document. */
+export type Tag = 'Game client' | 'Game server' | 'Third party' | 'Web page' | 'Admin' | 'Operations' | 'Dashboard';
 /** Statuses an endpoint may answer with an error, besides those every endpoint may (see api/openapi/document.ts). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
 
@@ -29,10 +31,11 @@ export type Success =
       example?: unknown;
     }
   | { description: string };
-export type Successes = Partial<Record<200 | 201 | 204 | 304 | 503, Success>>;
+/** 303: a dashboard form's answer, which sends the browser on (Location set by the handler). */
+export type Successes = Partial<Record<200 | 201 | 204 | 303 | 304 | 503, Success>>;
 
 type BodyOf<A> = A extends { schema: infer J } ? Value<J> : A extends { content: string } ? string | Buffer | object : undefined;
-type BodyField<S, A> = S extends 204 | 304 ? { body?: undefined } : { body: BodyOf<A> };
+type BodyField<S, A> = S extends 204 | 303 | 304 ? { body?: undefined } : { body: BodyOf<A> };
 /** What a handler answers: one of the endpoint's documented successes, with its body. */
 export type Reply<R extends Successes> = {
   [S in keyof R & number]: { status: S } & BodyField<S, R[S]>;
@@ -46,6 +49,8 @@ export interface AppContext {
   assets: Assets;
   /** The path APP_URL puts in front of the web page's routes. */
   base: string;
+  /** Who is signed in to the dashboard. */
+  sessions: DashboardSessions;
 }
 
 export interface Input<P, Q, B, K extends CredentialKind> {

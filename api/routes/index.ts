@@ -2,6 +2,7 @@ import { adminEndpoints } from './admin/index.js';
 import { clientLeaderboardEndpoints } from './client/leaderboards.js';
 import { clientPlayerEndpoints } from './client/players.js';
 import { clientScoreEndpoints } from './client/scores.js';
+import { dashboardEndpoints } from './dashboard/index.js';
 import { documentationEndpoints } from './documentation/index.js';
 import type { AnyEndpoint } from './endpoint.js';
 import type { RouteGroup } from './mount.js';
@@ -41,6 +42,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
   { prefix: '/api/v1/signup', endpoints: signupEndpoints },
   // Every path under /api/v1/admin asks for the admin token, an unknown one too.
   { prefix: '/api/v1/admin', endpoints: adminEndpoints, guard: 'admin' },
+  { prefix: '/dashboard', endpoints: dashboardEndpoints },
   { prefix: '', endpoints: [...webEndpoints, ...operationEndpoints, ...documentationEndpoints] },
 ];
 

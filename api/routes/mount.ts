@@ -13,7 +13,7 @@ export interface RouteGroup {
 }
 
 /** Limits per IP run before authentication (they bound what callers without credentials can ask). */
-const PER_IP_LIMITS = new Set<keyof RateLimits>(['signups', 'web']);
+const PER_IP_LIMITS = new Set<keyof RateLimits>(['signups', 'web', 'dashboard', 'dashboardSignIn']);
 
 function send(res: Response, { status, body }: Reply<Successes>): void {
   if (body === undefined) res.status(status).end();

@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditStore } from './audit-store.js';
 
-/** Reading a game's audit log, a page at a time (changes record themselves through AuditStore). */
+/** Reading a game's audit log, a page at a time (changes record themselves through AuditStore), and dashboard sign-ins. */
 export class AuditLog {
   constructor(private readonly store: AuditStore) {}
 
@@ -13,5 +13,10 @@ export class AuditLog {
     const rows = await this.store.page(gameId, before, limit + 1);
     const entries = rows.slice(0, limit);
     return { entries, nextBefore: rows.length > limit ? entries[entries.length - 1]!.id : null };
+  }
+
+  /** A dashboard session began work on the game (a sign-in with its secret key, or the admin opening it). */
+  signedIn(gameId: string, via: 'secret_key' | 'admin'): Promise<void> {
+    return this.store.record({ gameId, actor: 'dashboard', action: 'dashboard.sign_in', target: gameId, details: { via } });
   }
 }

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.js';
-import { hashKey, newGameId, newPublishableKey, newSecretKey } from '../credentials.js';
+import { constantTimeEqual, hashKey, newGameId, newPublishableKey, newSecretKey } from '../credentials.js';
 import type { RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Game, GameStore } from './game-store.js';
@@ -61,17 +61,34 @@ export class GameService {
     return { total, games };
   }
 
-  /** Issues a new secret key; the old one is refused by every API process from now on. */
-  async rotateSecretKey(gameId: string, actor: Actor): Promise<string> {
+  /**
+   * Issues a new secret key; the old one is refused by every API process from now on, and every
+   * dashboard session signed in with it ends (its generation is no longer the game's).
+   */
+  async rotateSecretKey(gameId: string, actor: Actor): Promise<{ secretKey: string; generation: number }> {
     const secretKey = newSecretKey();
-    await this.transact(async (client) => {
-      if (!(await this.store.in(client).setSecretKeyHash(gameId, hashKey(secretKey)))) {
-        throw new NotFoundError('game_not_found', `No game has the id '${gameId}'.`);
-      }
+    const generation = await this.transact(async (client) => {
+      const raised = await this.store.in(client).setSecretKeyHash(gameId, hashKey(secretKey));
+      if (raised === undefined) throw new NotFoundError('game_not_found', `No game has the id '${gameId}'.`);
       // That it happened, never the key.
       await this.audit.in(client).record({ gameId, actor, action: 'game.rotate_secret_key', target: gameId });
+      return raised;
     });
     await this.invalidator.keysChanged();
-    return secretKey;
+    return { secretKey, generation };
+  }
+
+  /** The game whose secret key this is, with the key's generation: what a dashboard sign-in keeps. Uncached. */
+  async findBySecretKey(secretKey: string): Promise<{ game: Game; generation: number } | undefined> {
+    const hash = hashKey(secretKey);
+    const found = await this.store.findBySecretKeyHash(hash);
+    if (!found || !constantTimeEqual(found.secretKeyHash, hash)) return undefined;
+    const { secretKeyHash: _hash, keyGeneration, ...game } = found;
+    return { game, generation: keyGeneration };
+  }
+
+  /** The game with its secret key's current generation (a dashboard session checks it on every request). */
+  withKeyGeneration(gameId: string): Promise<{ game: Game; generation: number } | undefined> {
+    return this.store.withKeyGeneration(gameId);
   }
 }

@@ -72,17 +72,32 @@ export class GameStore {
     return rows[0] && toGame(rows[0]);
   }
 
-  async findBySecretKeyHash(hash: Buffer): Promise<(Game & { secretKeyHash: Buffer }) | undefined> {
-    const { rows } = await this.db.query<GameRow & { secret_key_hash: Buffer }>(
-      `SELECT ${COLUMNS}, secret_key_hash FROM games WHERE secret_key_hash = $1`,
+  async findBySecretKeyHash(hash: Buffer): Promise<(Game & { secretKeyHash: Buffer; keyGeneration: number }) | undefined> {
+    const { rows } = await this.db.query<GameRow & { secret_key_hash: Buffer; secret_key_generation: number }>(
+      `SELECT ${COLUMNS}, secret_key_hash, secret_key_generation FROM games WHERE secret_key_hash = $1`,
       [hash],
     );
-    return rows[0] && { ...toGame(rows[0]), secretKeyHash: rows[0].secret_key_hash };
+    return rows[0] && { ...toGame(rows[0]), secretKeyHash: rows[0].secret_key_hash, keyGeneration: rows[0].secret_key_generation };
   }
 
-  async setSecretKeyHash(id: string, hash: Buffer): Promise<boolean> {
-    if (!storable(id)) return false;
-    const result = await this.db.query('UPDATE games SET secret_key_hash = $2 WHERE id = $1', [id, hash]);
-    return result.rowCount === 1;
+  /** Replaces the secret key's hash and raises its generation; undefined when there is no such game. */
+  async setSecretKeyHash(id: string, hash: Buffer): Promise<number | undefined> {
+    if (!storable(id)) return undefined;
+    const { rows } = await this.db.query<{ generation: number }>(
+      `UPDATE games SET secret_key_hash = $2, secret_key_generation = secret_key_generation + 1 WHERE id = $1
+       RETURNING secret_key_generation AS generation`,
+      [id, hash],
+    );
+    return rows[0]?.generation;
+  }
+
+  /** The game and its secret key's generation (which a dashboard session signed in with), read uncached. */
+  async withKeyGeneration(id: string): Promise<{ game: Game; generation: number } | undefined> {
+    if (!storable(id)) return undefined;
+    const { rows } = await this.db.query<GameRow & { secret_key_generation: number }>(
+      `SELECT ${COLUMNS}, secret_key_generation FROM games WHERE id = $1`,
+      [id],
+    );
+    return rows[0] && { game: toGame(rows[0]), generation: rows[0].secret_key_generation };
   }
 }

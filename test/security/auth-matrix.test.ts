@@ -30,6 +30,7 @@ describe('the authentication matrix', () => {
 
   function expectedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
     const verdict = kind.verdicts[row.auth];
+    if (verdict === 'signIn') return { status: 303 };
     if (verdict !== 'accepted') return { status: 401, codes: [verdict] };
     return acceptedOutcome(row, kind);
   }

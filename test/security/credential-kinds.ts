@@ -12,8 +12,11 @@ export type Auth = Exclude<Credentials, 'none'>;
 
 export type AuthCode = 'missing_key' | 'invalid_key' | 'missing_token' | 'invalid_token' | 'missing_admin_token' | 'invalid_admin_token';
 
-/** 'accepted': the endpoint lets the credential through; the row says what it then answers. */
-export type Verdict = AuthCode | 'accepted';
+/**
+ * 'accepted': the endpoint lets the credential through; the row says what it then answers.
+ * 'signIn': a dashboard page without a session sends the browser to sign in (303).
+ */
+export type Verdict = AuthCode | 'accepted' | 'signIn';
 
 export type KindKey =
   | 'none'
@@ -43,6 +46,8 @@ export interface CredentialKind {
 }
 
 const OK = 'accepted';
+/** No header credential is a dashboard session. */
+const noSession = { dashboard: 'signIn', dashboardAdmin: 'signIn' } as const;
 
 /** Refusals by header name: what an endpoint answers when its header is absent from a credential. */
 const noKey = {
@@ -57,6 +62,7 @@ const noKey = {
 /** A publishable key without a player token, of either game. */
 const publishableAlone = {
   ...noKey,
+  ...noSession,
   publishableKey: OK,
   gameClient: 'missing_token',
   serverOrClient: 'missing_token',
@@ -73,7 +79,12 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: 'no credentials',
     owner: 'none',
     headers: () => ({}),
-    verdicts: { ...noKey, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
   {
     key: 'garbage',
@@ -87,6 +98,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
       Authorization: 'Bearer garbage',
     }),
     verdicts: {
+      ...noSession,
       publishableKey: 'invalid_key',
       gameClient: 'invalid_key',
       secretKey: 'invalid_key',
@@ -102,21 +114,39 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     name: 'the admin token',
     owner: 'none',
     headers: () => ADMIN,
-    verdicts: { ...noKey, admin: OK, pageToken: 'missing_token', metrics: 'invalid_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      admin: OK,
+      pageToken: 'missing_token',
+      metrics: 'invalid_token',
+    },
   },
   {
     key: 'thirdParty',
     name: "this game's third-party key",
     owner: 'this',
     headers: (a) => ({ 'Api-Key': a.apiKey }),
-    verdicts: { ...noKey, thirdParty: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      thirdParty: OK,
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
   {
     key: 'revokedThirdParty',
     name: "this game's revoked third-party key",
     owner: 'this',
     headers: (a) => ({ 'Api-Key': a.revokedKey }),
-    verdicts: { ...noKey, thirdParty: 'invalid_key', admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      thirdParty: 'invalid_key',
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
   {
     key: 'otherPublishable',
@@ -131,21 +161,42 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     owner: 'other',
     tokenOwner: 'other',
     headers: (_a, b) => ({ ...pk(b), ...token(b) }),
-    verdicts: { ...noKey, publishableKey: OK, gameClient: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      publishableKey: OK,
+      gameClient: OK,
+      serverOrClient: OK,
+      admin: 'missing_admin_token',
+      pageToken: OK,
+    },
   },
   {
     key: 'otherSecret',
     name: "the other game's secret key",
     owner: 'other',
     headers: (_a, b) => ({ 'Secret-Key': b.game.secretKey }),
-    verdicts: { ...noKey, secretKey: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      secretKey: OK,
+      serverOrClient: OK,
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
   {
     key: 'otherThirdParty',
     name: "the other game's third-party key",
     owner: 'other',
     headers: (_a, b) => ({ 'Api-Key': b.apiKey }),
-    verdicts: { ...noKey, thirdParty: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      thirdParty: OK,
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
   {
     key: 'otherToken',
@@ -154,6 +205,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     tokenOwner: 'other',
     headers: (a, b) => ({ ...pk(a), ...token(b) }),
     verdicts: {
+      ...noSession,
       ...noKey,
       publishableKey: OK,
       gameClient: 'invalid_token',
@@ -168,6 +220,7 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     owner: 'this',
     headers: (a) => ({ ...pk(a), 'Anonymous-Authorization': forgedToken(a) }),
     verdicts: {
+      ...noSession,
       ...noKey,
       publishableKey: OK,
       gameClient: 'invalid_token',
@@ -189,13 +242,28 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     owner: 'this',
     tokenOwner: 'this',
     headers: (a) => ({ ...pk(a), ...token(a) }),
-    verdicts: { ...noKey, publishableKey: OK, gameClient: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: OK },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      publishableKey: OK,
+      gameClient: OK,
+      serverOrClient: OK,
+      admin: 'missing_admin_token',
+      pageToken: OK,
+    },
   },
   {
     key: 'secret',
     name: "this game's secret key",
     owner: 'this',
     headers: (a) => ({ 'Secret-Key': a.game.secretKey }),
-    verdicts: { ...noKey, secretKey: OK, serverOrClient: OK, admin: 'missing_admin_token', pageToken: 'missing_token' },
+    verdicts: {
+      ...noSession,
+      ...noKey,
+      secretKey: OK,
+      serverOrClient: OK,
+      admin: 'missing_admin_token',
+      pageToken: 'missing_token',
+    },
   },
 ];

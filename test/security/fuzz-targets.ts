@@ -56,6 +56,9 @@ const HEADERS: Record<CredentialKind, Credential[][]> = {
   serverOrClient: [['SecretKey'], CLIENT],
   thirdParty: [['ApiKey']],
   admin: [['AdminToken']],
+  // A dashboard session is a cookie: fuzzed without one, every dashboard route sends the browser to sign in.
+  dashboard: [],
+  dashboardAdmin: [],
 };
 /** Credentials that belong to a game: only requests made with them may change the game's data. */
 const GAME_CREDENTIALS = new Set<CredentialKind>(['publishableKey', 'gameClient', 'secretKey', 'serverOrClient', 'thirdParty']);

@@ -53,7 +53,8 @@ export const adminEndpoints = [
     // It reads no body, but a body sent anyway is still checked (400 invalid_json, 413, 415).
     errors: [400, 404, 413, 415],
     async handler({ params, app }) {
-      return { status: 200, body: { secret_key: await app.engine.games.rotateSecretKey(params.game_id, 'admin') } };
+      const { secretKey } = await app.engine.games.rotateSecretKey(params.game_id, 'admin');
+      return { status: 200, body: { secret_key: secretKey } };
     },
   }),
 ];

@@ -20,10 +20,19 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
 };
-const FILES = ['page.css', 'page.js', 'favicon.svg'];
+/** The service's own files (api/web-assets), and the dashboard's chart library from its npm package. */
+const FILES: Record<string, string[]> = {
+  'page.css': ['api', 'web-assets', 'page.css'],
+  'page.js': ['api', 'web-assets', 'page.js'],
+  'favicon.svg': ['api', 'web-assets', 'favicon.svg'],
+  'dashboard.css': ['api', 'web-assets', 'dashboard.css'],
+  'dashboard.js': ['api', 'web-assets', 'dashboard.js'],
+  'uPlot.min.css': ['node_modules', 'uplot', 'dist', 'uPlot.min.css'],
+  'uPlot.iife.min.js': ['node_modules', 'uplot', 'dist', 'uPlot.iife.min.js'],
+};
 
 /**
- * The page's stylesheet, script and icon, read once from the source tree (tsc does not copy them into
+ * The web page's and the dashboard's stylesheets, scripts and icon, read once from the source tree (tsc does not copy them into
  * dist/). Each URL carries a hash of the content, so browsers may keep a file for a year and
  * still see a new version as soon as it ships.
  */
@@ -31,8 +40,8 @@ export class Assets {
   private readonly files = new Map<string, Asset>();
 
   constructor(private readonly base: string) {
-    for (const name of FILES) {
-      const body = readFileSync(path.join(projectRoot, 'api', 'web-assets', name));
+    for (const [name, where] of Object.entries(FILES)) {
+      const body = readFileSync(path.join(projectRoot, ...where));
       const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
       this.files.set(name, { body, type: TYPES[path.extname(name)]!, etag: `"${hash}"` });
     }
@@ -59,12 +68,12 @@ export const assetsEndpoint = endpoint({
   path: '/web-assets/:file',
   operationId: 'getWebAsset',
   tag: 'Web page',
-  summary: "The page's stylesheet (page.css), script (page.js) and icon (favicon.svg)",
+  summary: "The page's stylesheet (page.css), script (page.js) and icon (favicon.svg), and the dashboard's files",
   description: 'Cached for a year: the page links them with a hash of their content. A matching If-None-Match gives 304.',
   credentials: 'none',
   servedFromAppUrl: true,
   // Any name is let through: one that is not a file is 404 not_found.
-  params: object({ file: documentedAs(Joi.string(), { enum: FILES }).description('The file') }),
+  params: object({ file: documentedAs(Joi.string(), { enum: Object.keys(FILES) }).description('The file') }),
   responses: {
     200: {
       content: 'text/css',

@@ -1,0 +1,165 @@
+import type { Request, Response } from 'express';
+import type { Game } from '../../../engine/games/game-store.js';
+import type { AppContext } from '../endpoint.js';
+import { escapeHtml } from '../web/html.js';
+import { csrfToken, type SignedIn } from './session.js';
+
+/** Markup that is already safe: what `html` builds. Anything else interpolated into `html` is escaped. */
+export class Html {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+/**
+ * Every dashboard page is built with this tag: each interpolated value is escaped unless it is
+ * itself `html` (so a stored `<script>` name can only ever be text). Arrays are joined; null,
+ * undefined and false render nothing.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    out += render(value) + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+
+export type Section = 'Overview' | 'Leaderboards' | 'Players' | 'Audit log' | 'Settings';
+
+const SECTIONS: { name: Section; path: string }[] = [
+  { name: 'Overview', path: '/overview' },
+  { name: 'Leaderboards', path: '/leaderboards' },
+  { name: 'Players', path: '/players' },
+  { name: 'Audit log', path: '/audit-log' },
+  { name: 'Settings', path: '/settings' },
+];
+
+/** What every page of one request needs: where the dashboard lives, its assets, the form token, who is signed in. */
+export interface Screen {
+  base: string;
+  app: AppContext;
+  csrf: string;
+  game: Game | null;
+  session: SignedIn | null;
+}
+
+export function screenOf(app: AppContext, req: Request, res: Response, game: Game | null = null): Screen {
+  return { base: app.base, app, csrf: csrfToken(req, res), game, session: req.session?.signedIn ?? null };
+}
+
+/** A dashboard URL: `path` is under /dashboard ('' for its root). */
+export function href(screen: Pick<Screen, 'base'>, path: string): string {
+  return `${screen.base}/dashboard${path}`;
+}
+
+/** A form that changes something: posted with this session's CSRF token. */
+export function postForm(screen: Screen, action: string, inner: Html, attributes: Html = html``): Html {
+  return html`<form method="post" action="${href(screen, action)}" ${attributes}>
+    <input type="hidden" name="_csrf" value="${screen.csrf}" />
+    ${inner}
+  </form>`;
+}
+
+/** A one-button form (remove, revoke, sign out…). */
+export function postButton(screen: Screen, action: string, label: string, className = 'button'): Html {
+  return postForm(screen, action, html`<button type="submit" class="${className}">${label}</button>`, html`class="inline"`);
+}
+
+/**
+ * A change that asks first: the button opens a question with the button that does it. A disclosure,
+ * so it needs no script and works by keyboard.
+ */
+export function confirmButton(screen: Screen, action: string, label: string, question: string, confirmLabel: string): Html {
+  return html`<details class="confirm">
+    <summary class="button danger">${label}</summary>
+    <p>${question}</p>
+    ${postForm(screen, action, html`<button type="submit" class="button danger confirmed">${confirmLabel}</button>`, html`class="inline"`)}
+  </details>`;
+}
+
+/** A notice shown at the top of a page after a change (`?done=` on the page it redirects to). */
+export function notice(text: string | undefined, kind: 'ok' | 'error' = 'ok'): Html {
+  if (!text) return html``;
+  return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>`;
+}
+
+export interface PageParts {
+  title: string;
+  /** The navigation link shown as current; none on the sign-in and game pages. */
+  section?: Section;
+  body: Html;
+  /** Extra scripts (the Overview's chart). */
+  scripts?: string[];
+  /** Extra stylesheets. */
+  styles?: string[];
+}
+
+/**
+ * The document around every dashboard page: a skip link, the header with the game's name and the
+ * sign-out button, the five sections' navigation (when a game is chosen), and the main content.
+ */
+export function dashboardPage(screen: Screen, { title, section, body, scripts = [], styles = [] }: PageParts): string {
+  const { assets } = screen.app;
+  const nav = screen.game
+    ? html`<nav class="sections" aria-label="Dashboard">
+        <ul>
+          ${SECTIONS.map(
+            ({ name, path }) =>
+              html`<li><a href="${href(screen, path)}" ${name === section ? html` aria-current="page"` : html``}>${name}</a></li>`,
+          )}
+        </ul>
+      </nav>`
+    : html``;
+  const who = screen.session
+    ? html`<div class="who">
+        ${screen.game ? html`<span class="game-name">${screen.game.name}</span>` : html``}
+        ${screen.session.via === 'admin' ? html`<a href="${href(screen, '/games')}">Games</a>` : html``}
+        ${postButton(screen, '/sign-out', 'Sign out', 'button subtle')}
+      </div>`
+    : html``;
+  const page = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>${title} · Leaderboard dashboard</title>
+        <link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml" />
+        ${styles.map((name) => html`<link rel="stylesheet" href="${assets.url(name)}" />`)}
+        <link rel="stylesheet" href="${assets.url('dashboard.css')}" />
+        ${scripts.map((name) => html`<script src="${assets.url(name)}" defer></script>`)}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="${href(screen, '')}">Leaderboards</a>
+          ${who}
+        </header>
+        ${nav}
+        <main id="main" tabindex="-1">
+          <h1>${title}</h1>
+          ${body}
+        </main>
+      </body>
+    </html> `;
+  return page.text;
+}
+
+/** Sends a page: the headers (CSP, no-store) are set for every dashboard response before its route. */
+export function pageReply(text: string): { status: 200; body: string } {
+  return { status: 200, body: text };
+}
+
+/** A form's answer: on to another dashboard page (303, so a reload does not post again). */
+export function seeOther(screen: Pick<Screen, 'base'>, res: Response, path: string): { status: 303 } {
+  res.location(href(screen, path));
+  return { status: 303 };
+}
