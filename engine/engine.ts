@@ -1,5 +1,7 @@
 import type { Config } from './config.js';
 import { createPool, transactionsOn } from './db.js';
+import { ReportCounter } from './activity/report-counter.js';
+import { GameStats } from './activity/game-stats.js';
 import { createRedis, redisTarget, waitForRedis, type RedisClient } from './redis.js';
 import { invalidationChannel } from './keys.js';
 import type { Logger } from './logger.js';
@@ -62,6 +64,10 @@ export interface Engine {
   auditLog: AuditLog;
   /** The admin token, and whether this service generated it (then main prints it once). */
   adminToken: { value: string; generated: boolean };
+  /** Score reports per game and minute (the dashboard's chart). */
+  reportCounter: ReportCounter;
+  /** The dashboard Overview's counts per game, cached up to 60 s. */
+  gameStats: GameStats;
   /** Signs the dashboard's session cookies and CSRF tokens: generated once, shared by every process. */
   dashboardSecret: string;
   /** The API's Redis connection, for what keeps its own keys there (the dashboard's sessions). */
@@ -190,7 +196,10 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
   const core = await createCore(config, logger);
   const { pool, redis, system, stores, rankings, marks, invalidator } = core;
   const subscriber = createRedis(core.target, { role: 'subscriber' });
+  // What must finish before the connections close (the last report counts).
+  const closing: (() => Promise<void>)[] = [];
   const close = async () => {
+    await Promise.allSettled(closing.map((step) => step()));
     subscriber.disconnect();
     await core.close();
   };
@@ -229,6 +238,8 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       config.playerCacheSize,
     );
     const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator, stores.audit);
+    const reportCounter = new ReportCounter(redis, config.redisKeyPrefix, logger);
+    closing.push(() => reportCounter.close());
     return {
       config,
       logger,
@@ -247,6 +258,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
         seasonReads,
         marks,
         new RetryRecords(redis, config.redisKeyPrefix, config.idempotencyTtlSeconds),
+        reportCounter,
       ),
       reader: new LeaderboardReader(leaderboards, players, clans, seasonReads),
       clans,
@@ -265,6 +277,8 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       rateLimits: new RateLimits(redis, config.redisKeyPrefix),
       auditLog: new AuditLog(stores.audit),
       adminToken,
+      reportCounter,
+      gameStats: new GameStats(stores.players, leaderboards, rankings, marks),
       dashboardSecret: dashboardSecret.value,
       redis,
       close,

@@ -239,3 +239,11 @@ export function rateLimitPrefix(prefix: string): string {
 export function dashboardSessionPrefix(prefix: string): string {
   return `${prefix}:dashboard-session:`;
 }
+
+/**
+ * hash minute of the hour -> score reports counted in that minute, for one game and one hour (ms of
+ * the hour's start); the game's hash tag keeps an hour and the one before in one slot. Kept 2 hours.
+ */
+export function reportsPerMinuteKey(prefix: string, gameId: string, hourStartMs: number): string {
+  return `${prefix}:reports:{${gameId}}:${hourStartMs}`;
+}

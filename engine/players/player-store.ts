@@ -45,6 +45,12 @@ export class PlayerStore {
    * Inserts a player with their first display name; with a device id already known in the game,
    * returns undefined instead.
    */
+  /** The game's players (erased ones are gone from the table). */
+  async countInGame(gameId: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM players WHERE game_id = $1', [gameId]);
+    return rows[0]!.n;
+  }
+
   async insert(id: string, gameId: string, deviceId: string | null, displayName: string): Promise<Player | undefined> {
     const { rows } = await this.db.query<PlayerRow>(
       `INSERT INTO players (id, game_id, device_id, display_name) VALUES ($1, $2, $3, $4)

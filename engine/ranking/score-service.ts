@@ -5,6 +5,7 @@ import type { PlayerService, PlayerProfile } from '../players/player-service.js'
 import type { PersistenceMarks } from '../persistence/marks.js';
 import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard, type ReportOutcome } from './rankings.js';
 import type { RetryRecord, RetryRecords } from './retries.js';
+import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from './season-reads.js';
 
 /** One reported score and the metadata to keep with it. */
@@ -49,6 +50,8 @@ export class ScoreService {
     private readonly seasons: SeasonReads,
     private readonly marks: PersistenceMarks,
     private readonly retries: RetryRecords,
+    /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
+    private readonly counter: ReportCounter,
   ) {}
 
   /** A game client's report: the leaderboard must accept client reports. */
@@ -68,6 +71,7 @@ export class ScoreService {
       }
       throw error;
     });
+    this.counter.count(gameId);
     return result!;
   }
 
@@ -110,7 +114,9 @@ export class ScoreService {
       throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
     }
     const record = retry && (await this.retries.claim(['server', gameId], retry.key, retry.request));
-    return this.apply(playerId, checked, record, (i) => `scores[${i}]`);
+    const results = await this.apply(playerId, checked, record, (i) => `scores[${i}]`);
+    this.counter.count(gameId, results.length);
+    return results;
   }
 
   /**

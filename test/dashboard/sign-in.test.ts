@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { api } from '../helpers/context.js';
-import { createGame, secretKey, type TestGame } from '../helpers/fixtures.js';
+import { ADMIN, createGame, secretKey, type TestGame } from '../helpers/fixtures.js';
 import { launchBrowser, PHONE } from '../helpers/browser.js';
 import { openPage } from '../browser/support.js';
 import { dashboardUrl, expectAccessible, signInAsAdmin, signInWithSecretKey } from './support.js';
@@ -68,9 +68,7 @@ describe('The dashboard in Chromium: signing in and out', function () {
 
   it('when the secret key is rotated through the API, then a session signed in with the old key ends', async () => {
     const { page, close } = await signInWithSecretKey(browser, game.secretKey);
-    const res = await api()
-      .post(`/api/v1/admin/games/${game.gameId}/rotate_secret_key`)
-      .set({ Authorization: 'Bearer test-admin-token-0123456789' });
+    const res = await api().post(`/api/v1/admin/games/${game.gameId}/secret_key`).set(ADMIN);
     expect(res.status).to.equal(200);
     game.secretKey = res.body.secret_key;
     await page.goto(dashboardUrl('/overview'));
