@@ -28,6 +28,8 @@ export async function mochaGlobalSetup(): Promise<void> {
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
     RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
     RATE_LIMIT_WEB_PER_IP_PER_MINUTE: '0',
+    RATE_LIMIT_DASHBOARD_PER_IP_PER_MINUTE: '0',
+    RATE_LIMIT_DASHBOARD_SIGNINS_PER_IP_PER_MINUTE: '0',
     METRICS_TOKEN: 'test-metrics-token-0123456789',
   });
   await resetTestData(services.databaseUrl, process.env.REDIS_KEY_PREFIX!);

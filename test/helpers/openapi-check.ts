@@ -50,10 +50,25 @@ function checkRequestBody(res: Response, operation: OperationDoc, name: string):
   }
 }
 
+/**
+ * The dashboard is left out of the document (CONTRACT section 13): it answers HTML pages, or 303 on
+ * to another page, never cached, whatever the request.
+ */
+function checkDashboardAnswer(res: Response, name: string): void {
+  if (res.status === 303) {
+    if (!String(res.headers.location ?? '').includes('/dashboard'))
+      throw new Error(`dashboard: ${name} sent the browser out of the dashboard`);
+  } else if (!/^text\/html/.test(String(res.headers['content-type']))) {
+    throw new Error(`dashboard: ${name} answered ${res.status} with ${res.headers['content-type']}, not an HTML page`);
+  }
+  if (res.headers['cache-control'] !== 'no-store') throw new Error(`dashboard: ${name} answered without Cache-Control: no-store`);
+}
+
 export function checkAgainstOpenApi(res: Response): void {
   const request = (res as unknown as { req: { method: string; path: string } }).req;
   const pathname = new URL(request.path, 'http://local').pathname;
   const method = request.method.toLowerCase();
+  if (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) return checkDashboardAnswer(res, `${request.method} ${pathname}`);
   const match = templates.find((t) => t.pattern.test(pathname) && t.operations[method]);
   if (!match) {
     if (res.status === 404 && res.body?.error?.code === 'not_found') return; // an unknown route, by design

@@ -184,7 +184,8 @@ function targetOf(endpoint: AnyEndpoint): FuzzTarget {
     credentials: HEADERS[endpoint.credentials],
     ...(check ? { harmless: check } : {}),
     changes: (res) => mayChange && mayHaveChanged(endpoint, res),
-    htmlErrors: endpoint.htmlErrors !== undefined,
+    // The dashboard answers every error as a page (CONTRACT section 13).
+    htmlErrors: endpoint.htmlErrors !== undefined || endpoint.tag === 'Dashboard',
     nulBodies: nulBodies(endpoint),
   };
 }

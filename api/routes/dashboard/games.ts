@@ -81,7 +81,7 @@ export const createGameEndpoint = endpoint({
   credentials: 'dashboardAdmin',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
-  body: object({ name: name.required(), ...csrfField }),
+  body: object({ name: name.required().example('Discord bot'), ...csrfField }),
   responses: { 200: { content: 'text/html', description: 'The new game with its keys: the secret key shown this once' } },
   errors: [400],
   async handler({ body, app, req, res }) {

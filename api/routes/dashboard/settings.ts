@@ -152,7 +152,7 @@ export const createKeyEndpoint = endpoint({
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
-  body: object({ name: name.required(), ...csrfField }),
+  body: object({ name: name.required().example('Discord bot'), ...csrfField }),
   responses: { 200: { content: 'text/html', description: 'Settings, with the new key shown this once' } },
   errors: [400],
   async handler({ caller: { game }, body, app, req, res }) {
