@@ -93,3 +93,28 @@ export async function httpSession(credential: { secretKey: string } | { admin: t
   expect(res.status, `sign-in: ${res.text.slice(0, 300)}`).to.equal(303);
   return session;
 }
+
+/** A signed-in session as raw headers: its Cookie header and the CSRF token its forms carry. */
+export async function sessionHeaders(secretKey: string): Promise<{ cookie: string; csrf: string }> {
+  const jar = new Map<string, string>();
+  const keep = (res: request.Response) => {
+    for (const line of (res.headers['set-cookie'] as unknown as string[] | undefined) ?? []) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const signIn = await request(testUrl()).get('/dashboard/sign-in');
+  keep(signIn);
+  const res = await request(testUrl())
+    .post('/dashboard/sign-in')
+    .set('Cookie', cookie())
+    .type('form')
+    .send({ secret_key: secretKey, _csrf: csrfOf(signIn.text) });
+  expect(res.status, `sign-in: ${res.text.slice(0, 200)}`).to.equal(303);
+  keep(res);
+  const page = await request(testUrl()).get('/dashboard/overview').set('Cookie', cookie());
+  keep(page);
+  return { cookie: cookie(), csrf: csrfOf(page.text)! };
+}

@@ -32,13 +32,17 @@ export type KindKey =
   | 'forgedToken'
   | 'publishable'
   | 'client'
-  | 'secret';
+  | 'secret'
+  | 'otherSession'
+  | 'session';
 
 export interface CredentialKind {
   key: KindKey;
   name: string;
   /** Whose credential it is: the game under test's, the other game's, or nobody's. */
   owner: 'this' | 'other' | 'none';
+  /** A dashboard session cookie (its forms also carry the session's CSRF token). */
+  session?: true;
   /** Whose anonymous token it carries, when it carries one (what the web page reads). */
   tokenOwner?: 'this' | 'other';
   headers(a: GameWorld, b: GameWorld): Record<string, string>;
@@ -265,5 +269,21 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
       admin: 'missing_admin_token',
       pageToken: 'missing_token',
     },
+  },
+  {
+    key: 'otherSession',
+    name: "the other game's dashboard session",
+    owner: 'other',
+    session: true,
+    headers: (_a, b) => ({ Cookie: b.dashboard.cookie }),
+    verdicts: { ...noKey, admin: 'missing_admin_token', pageToken: 'missing_token', dashboard: OK, dashboardAdmin: 'signIn' },
+  },
+  {
+    key: 'session',
+    name: "this game's dashboard session",
+    owner: 'this',
+    session: true,
+    headers: (a) => ({ Cookie: a.dashboard.cookie }),
+    verdicts: { ...noKey, admin: 'missing_admin_token', pageToken: 'missing_token', dashboard: OK, dashboardAdmin: 'signIn' },
   },
 ];

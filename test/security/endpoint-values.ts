@@ -57,19 +57,21 @@ export const NOT_FOUND_CODES: Record<string, string> = {
   game_id: 'game_not_found',
 };
 
-/** The success statuses an endpoint documents, in the order it lists them. */
+/** The success statuses an endpoint documents, in the order it lists them (a dashboard form's 303 among them). */
 export function successes(endpoint: AnyEndpoint): number[] {
   return Object.keys(endpoint.responses)
     .map(Number)
-    .filter((status) => status < 300);
+    .filter((status) => status < 300 || status === 303);
 }
 
 /** It creates what it names when that does not exist (201) and updates it otherwise (200). */
 export const upserts = (endpoint: AnyEndpoint) => successes(endpoint).includes(200) && successes(endpoint).includes(201);
 
 /** Whether an answer says the request may have changed stored data: the descriptor's rule, else any success but a read's. */
-export function mayHaveChanged(endpoint: AnyEndpoint, res: { status: number; body: unknown }): boolean {
-  if (res.status >= 300 || endpoint.method === 'get') return false;
+export function mayHaveChanged(endpoint: AnyEndpoint, res: { status: number; body: unknown; headers?: Record<string, string> }): boolean {
+  if ((res.status >= 300 && res.status !== 303) || endpoint.method === 'get') return false;
+  // A dashboard request sent to sign in (or to pick a game) did nothing.
+  if (res.status === 303 && /\/dashboard\/(sign-in|games)$/.test(res.headers?.location ?? '')) return false;
   return endpoint.changed
     ? endpoint.changed({ status: res.status, body: res.body } as Parameters<NonNullable<AnyEndpoint['changed']>>[0])
     : true;

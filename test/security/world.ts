@@ -1,4 +1,5 @@
 import { api } from '../helpers/context.js';
+import { sessionHeaders } from '../dashboard/support.js';
 import {
   createClan,
   createGame,
@@ -33,6 +34,8 @@ export interface GameWorld {
   keyId: string;
   revokedKey: string;
   revokedKeyId: string;
+  /** A dashboard session signed in with the game's secret key: its Cookie header and CSRF token. */
+  dashboard: { cookie: string; csrf: string };
 }
 
 /** Two worlds built with the same `device` hold the same device id in two games; give each its own scores. */
@@ -58,7 +61,22 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
   const revoked = await createThirdPartyKey(game, `${mark} revoked`);
   await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
-  return { game, mark, board, clan, device, player, other, scores, apiKey, keyId, revokedKey: revoked.apiKey, revokedKeyId: revoked.keyId };
+  const dashboard = await sessionHeaders(game.secretKey);
+  return {
+    game,
+    mark,
+    board,
+    clan,
+    device,
+    player,
+    other,
+    scores,
+    apiKey,
+    keyId,
+    revokedKey: revoked.apiKey,
+    revokedKeyId: revoked.keyId,
+    dashboard,
+  };
 }
 
 /** A token that looks right (it names a real player of the game) but was not signed by the service. */
