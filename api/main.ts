@@ -55,6 +55,7 @@ function printDemo(
     `  leaderboard      ${demo.leaderboardId}`,
     ...(generatedAdminToken ? [`  ADMIN_TOKEN      ${generatedAdminToken}  (generated, stored in the database)`] : []),
     `  API              ${config.baseUrl}   reference: ${config.baseUrl}/docs`,
+    `  Dashboard        ${config.appUrl}/dashboard   (sign in with the Secret-Key or the ADMIN_TOKEN)`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -81,6 +81,24 @@ describe('dashboard security: CSRF, cookies, limits and games kept apart', funct
     });
   }
 
+  it('when the sign-in form comes without its page’s CSRF token or from another site, then 403 and no session begins', async () => {
+    const agent = request.agent((await import('../helpers/context.js')).testUrl());
+    const csrf = csrfOf((await agent.get('/dashboard/sign-in')).text);
+    const before = await snapshotGames([w.a.game.gameId]);
+    const refused = [
+      await agent.post('/dashboard/sign-in').type('form').send({ secret_key: w.a.game.secretKey }),
+      await agent
+        .post('/dashboard/sign-in')
+        .set('Origin', 'https://evil.example')
+        .type('form')
+        .send({ secret_key: w.a.game.secretKey, _csrf: csrf }),
+    ];
+    expect(refused.map((res) => res.status)).to.deep.equal([403, 403]);
+    expect((await agent.get('/dashboard/overview')).status, 'signed in').to.equal(303);
+    // No sign-in was recorded either.
+    expect(await snapshotGames([w.a.game.gameId])).to.deep.equal(before);
+  });
+
   it('when a session signs in, then its cookie is HttpOnly, SameSite=Strict, scoped to /dashboard and lives 8 hours idle, in Redis', async () => {
     const agent = request.agent((await import('../helpers/context.js')).testUrl());
     const page = await agent.get('/dashboard/sign-in');
