@@ -1,5 +1,6 @@
 import { endpoint } from '../endpoint.js';
-import { dashboardPage, html, pageReply, screenOf } from './view.js';
+import { beforeEntry, limit, object } from '../schemas.js';
+import { dashboardPage, href, html, pageReply, screenOf } from './view.js';
 
 export const auditLogPageEndpoint = endpoint({
   method: 'get',
@@ -7,15 +8,58 @@ export const auditLogPageEndpoint = endpoint({
   operationId: 'listDashboardAuditLog',
   tag: 'Dashboard',
   summary: 'Audit log',
-  description: 'The Audit log page.',
+  description:
+    'The game’s audit log (as GET /api/v1/server/audit_log), newest first, `limit` (50) entries a page; "Older entries" passes next_before as `before`.',
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
+  query: object({ limit, before: beforeEntry }),
   responses: { 200: { content: 'text/html', description: 'The page' } },
-  errors: [],
-  handler({ caller: { game }, app, req, res }) {
+  errors: [400],
+  async handler({ caller: { game }, query, app, req, res }) {
     const screen = screenOf(app, req, res, game);
-    return pageReply(dashboardPage(screen, { title: 'Audit log', section: 'Audit log', body: html`<p>To be built.</p>` }));
+    const { entries, nextBefore } = await app.engine.auditLog.page(game.id, query.before, query.limit);
+    const rows = entries.map(
+      (entry) =>
+        html`<tr>
+          <td><time datetime="${entry.at.toISOString()}">${entry.at.toISOString().replace('T', ' ').slice(0, 19)}</time></td>
+          <td>${entry.actor}</td>
+          <td><code>${entry.action}</code></td>
+          <td>${entry.target}</td>
+          <td><code class="details">${JSON.stringify(entry.details)}</code></td>
+        </tr>`,
+    );
+    const pager =
+      query.before !== undefined || nextBefore !== null
+        ? html`<nav class="pager" aria-label="Audit log pages">
+            ${query.before !== undefined ? html`<a href="${href(screen, `/audit-log?limit=${query.limit}`)}">Newest entries</a>` : html``}
+            ${nextBefore !== null ? html`<a href="${href(screen, `/audit-log?limit=${query.limit}&before=${nextBefore}`)}">Older entries</a>` : html``}
+          </nav>`
+        : html``;
+    const body = html`<section class="card">
+      ${
+        entries.length === 0
+          ? html`<p>No entry yet.</p>`
+          : html`<div class="table-wrap">
+              <table class="audit-log">
+                <thead>
+                  <tr>
+                    <th scope="col">Time (UTC)</th>
+                    <th scope="col">Actor</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Details</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows}
+                </tbody>
+              </table>
+            </div>`
+      }
+      ${pager}
+    </section>`;
+    return pageReply(dashboardPage(screen, { title: 'Audit log', section: 'Audit log', body }));
   },
 });
 
