@@ -1,3 +1,4 @@
+/* global document, window, getComputedStyle, uPlot */
 // The dashboard's script: every page works without it; it draws the Overview's chart with uPlot.
 (function () {
   'use strict';
