@@ -30,6 +30,8 @@ describe('configuration', () => {
       reportsPerPlayerPerSecond: 20,
       thirdPartyPerKeyPerSecond: 50,
       webPerIpPerMinute: 3000,
+      dashboardPerIpPerMinute: 1200,
+      dashboardSignInsPerIpPerMinute: 10,
     });
     expect(config).to.include({
       trustProxy: 0,

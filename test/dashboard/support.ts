@@ -32,7 +32,10 @@ export async function signInAsAdmin(browser: Browser, gameName?: string, viewpor
   await page.getByRole('button', { name: 'Sign in with the admin token' }).click();
   await page.waitForURL(/\/dashboard\/games$/);
   if (gameName !== undefined) {
-    await page.getByRole('button', { name: `Open ${gameName}`, exact: true }).click();
+    const open = page.getByRole('button', { name: `Open ${gameName}`, exact: true });
+    // The picker pages oldest first, 50 at a time.
+    while ((await open.count()) === 0) await page.getByRole('link', { name: /^Next \d+ games$/ }).click();
+    await open.click();
     await page.waitForURL(/\/dashboard\/overview$/);
   }
   return observed;
