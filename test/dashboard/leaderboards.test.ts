@@ -1,0 +1,296 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { api } from '../helpers/context.js';
+import {
+  createGame,
+  createLeaderboard,
+  namedPlayer,
+  reportScores,
+  scoredPlayers,
+  secretKey,
+  uniqueId,
+  type TestGame,
+} from '../helpers/fixtures.js';
+import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
+import { dashboardUrl, expectAccessible, openSection, signInWithSecretKey } from './support.js';
+
+interface AuditEntry {
+  actor: string;
+  action: string;
+  target: string;
+}
+
+async function boardFromApi(game: TestGame, id: string): Promise<Record<string, unknown> | undefined> {
+  const res = await api().get('/api/v1/server/leaderboards').query({ limit: 1000 }).set(secretKey(game)).expect(200);
+  return (res.body.leaderboards as Record<string, unknown>[]).find((board) => board.leaderboard_id === id);
+}
+
+function record(game: TestGame, board: string, playerId: string, season?: number) {
+  return api()
+    .get(`/api/v1/client/leaderboards/${board}/players/${encodeURIComponent(playerId)}`)
+    .query(season === undefined ? {} : { season })
+    .set(secretKey(game));
+}
+
+/** The entries table's rows as [rank, name, score] (the first table of the "Entries" section). */
+async function entryRows(page: Page): Promise<string[][]> {
+  const rows = page.locator('section[aria-labelledby="entries-heading"] > .table-wrap tbody tr');
+  const out: string[][] = [];
+  for (const row of await rows.all()) {
+    const cells = await row.locator('td').allTextContents();
+    out.push([cells[0]!.trim(), (await row.locator('.lb-name').textContent())!.trim(), cells[2]!.trim(), cells[3]!.trim()]);
+  }
+  return out;
+}
+
+describe("The dashboard's Leaderboards section in Chromium", function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let game: TestGame;
+
+  before(async function () {
+    this.timeout(15 * 60_000);
+    browser = await launchBrowser();
+    game = await createGame(`Leaderboards game ${Date.now()}`);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('when a leaderboard is created in the form with a weekly schedule, then the API shows its settings and the audit log its creation by the dashboard', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('weekly');
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Name', { exact: true }).fill('Weekly race');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByLabel('Strategy').selectOption('latest');
+    await page.getByLabel('Minimum score').fill('0');
+    await page.getByLabel('Maximum score').fill('5000');
+    await page.getByLabel('Game clients may report scores').uncheck();
+    await page.getByLabel('Starts a new season').selectOption('weekly');
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    await page.getByLabel('Archived seasons kept').fill('10');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect(await page.getByRole('status').textContent()).to.equal('Leaderboard created.');
+
+    const board = await boardFromApi(game, id);
+    expect(board).to.deep.include({
+      name: 'Weekly race',
+      type: 'individual',
+      sort_order: 'asc',
+      update_strategy: 'latest',
+      client_reports: false,
+      min_score: 0,
+      max_score: 5000,
+      reset_schedule: { cron: '0 0 * * 1', timezone: 'Europe/Paris' },
+      keep_seasons: 10,
+    });
+    expect(board!.next_reset_at).to.be.a('string');
+
+    // The edit form shows every setting back; a change is saved.
+    expect(await page.getByLabel('Starts a new season').inputValue()).to.equal('weekly');
+    await page.getByLabel('Name', { exact: true }).fill('Weekly race, renamed');
+    await page.getByLabel('Maximum score').fill('');
+    await page.getByLabel('Starts a new season').selectOption('custom');
+    await page.getByLabel('Custom cron expression').fill('30 6 * * 0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=updated$/);
+    expect(await boardFromApi(game, id)).to.deep.include({
+      name: 'Weekly race, renamed',
+      max_score: null,
+      min_score: 0,
+      client_reports: false,
+      reset_schedule: { cron: '30 6 * * 0', timezone: 'Europe/Paris' },
+    });
+
+    const audit = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
+    const mine = (audit.body.entries as AuditEntry[]).filter((entry) => entry.actor === 'dashboard').map((entry) => entry.action);
+    expect(mine).to.include('leaderboard.create');
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
+  it('when reported scores are listed, searched, removed and the season reset in the UI, then the API reads and the audit log agree', async () => {
+    const board = await createLeaderboard(game, { name: 'Kills' });
+    const [ada, bob, cyd] = [
+      await namedPlayer(game, 'Ada Lovelace'),
+      await namedPlayer(game, 'Bob Marley'),
+      await namedPlayer(game, 'Cyd Charisse'),
+    ];
+    await reportScores(game, board, [
+      [ada!, 300],
+      [bob!, 200],
+      [cyd!, 100],
+    ]);
+    await api()
+      .post('/api/v1/server/report_scores')
+      .set(secretKey(game))
+      .send({ player_id: ada!.playerId, leaderboard_ids: [board], scores: [310], metadata: [{ car: 'red' }] })
+      .expect(200);
+
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    await page.getByRole('link', { name: board }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${board}$`));
+    expect(await entryRows(page)).to.deep.equal([
+      ['1', 'Ada Lovelace', '310', '{"car":"red"}'],
+      ['2', 'Bob Marley', '200', '—'],
+      ['3', 'Cyd Charisse', '100', '—'],
+    ]);
+
+    // Find a player by the start of their name, then by their id.
+    await page.getByLabel('Find a player').fill('bob');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    const found = page.getByRole('region', { name: 'Players found' });
+    expect(await found.locator('tbody tr .lb-name').allTextContents()).to.deep.equal(['Bob Marley']);
+    expect((await found.locator('tbody tr td').first().textContent())!.trim()).to.equal('2');
+    await page.getByLabel('Find a player').fill(cyd!.playerId);
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    expect(await page.getByRole('region', { name: 'Players found' }).locator('tbody tr .lb-name').allTextContents()).to.deep.equal([
+      'Cyd Charisse',
+    ]);
+
+    // Remove Bob's score: asked first, then gone from the API's reads; Cyd moves up.
+    await page.goto(dashboardUrl(`/leaderboards/${board}`));
+    const removeBob = page.locator('details.confirm', { has: page.getByText('Remove score of Bob Marley', { exact: true }) });
+    await removeBob.locator('summary').click();
+    await removeBob.getByRole('button', { name: "Yes, remove Bob Marley's score" }).click();
+    await page.waitForURL(/\?done=removed$/);
+    expect(await page.getByRole('status').textContent()).to.equal('Score removed.');
+    expect((await entryRows(page)).map((row) => row.slice(0, 3))).to.deep.equal([
+      ['1', 'Ada Lovelace', '310'],
+      ['2', 'Cyd Charisse', '100'],
+    ]);
+    expect((await record(game, board, bob!.playerId)).status).to.equal(404);
+    expect((await record(game, board, cyd!.playerId).expect(200)).body.rank).to.equal(2);
+
+    // Reset the season: the current one starts empty, season 1 reads as it stood, in the UI and the API.
+    const reset = page.locator('details.confirm', { has: page.getByText('Reset season', { exact: true }) });
+    await reset.locator('summary').click();
+    await reset.getByRole('button', { name: 'Yes, end season 1' }).click();
+    await page.waitForURL(/\?done=reset$/);
+    expect(await page.getByRole('heading', { name: /^Entries: Season 2 \(current\)$/ }).count()).to.equal(1);
+    expect(await entryRows(page)).to.deep.equal([]);
+    await page.getByRole('link', { name: 'View season 1' }).click();
+    await page.waitForURL(/\?season=1$/);
+    expect(await page.getByRole('heading', { name: /Season 1 \(archived\)/ }).count()).to.equal(1);
+    expect((await entryRows(page)).map((row) => row.slice(0, 3))).to.deep.equal([
+      ['1', 'Ada Lovelace', '310'],
+      ['2', 'Cyd Charisse', '100'],
+    ]);
+    // Archived: read-only.
+    expect(await page.getByText(/^Remove score of/).count()).to.equal(0);
+    const archived = await record(game, board, ada!.playerId, 1).expect(200);
+    expect(archived.body).to.deep.include({ score: 310, rank: 1 });
+    expect((await record(game, board, ada!.playerId)).status).to.equal(404);
+    const seasons = await api().get(`/api/v1/server/leaderboards/${board}/seasons`).set(secretKey(game)).expect(200);
+    expect(seasons.body.current_season).to.equal(2);
+    expect(seasons.body.seasons.map((s: { season: number; total: number }) => [s.season, s.total])).to.deep.equal([
+      [2, 0],
+      [1, 2],
+    ]);
+
+    const audit = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
+    const byDashboard = (audit.body.entries as AuditEntry[]).filter((entry) => entry.actor === 'dashboard').map((entry) => entry.action);
+    expect(byDashboard).to.include.members(['score.remove', 'leaderboard.reset', 'leaderboard.create']);
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
+  it('when a board has more entries than a page, then "Next" pages on; a bad schedule or a taken id is refused; "Delete leaderboard" deletes it', async () => {
+    const board = await createLeaderboard(game, { name: 'Paged' });
+    await scoredPlayers(game, board, [70, 60, 50, 40, 30, 20, 10]);
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await page.goto(dashboardUrl(`/leaderboards/${board}?limit=5`));
+    expect((await entryRows(page)).map((row) => row[0])).to.deep.equal(['1', '2', '3', '4', '5']);
+    expect(await page.getByRole('navigation', { name: 'Entry pages' }).textContent()).to.include('1–5 of 7');
+    await page.getByRole('link', { name: 'Next 5' }).click();
+    expect((await entryRows(page)).map((row) => [row[0], row[2]])).to.deep.equal([
+      ['6', '20'],
+      ['7', '10'],
+    ]);
+    await page.getByRole('link', { name: 'Previous 5' }).click();
+    expect((await entryRows(page)).map((row) => row[0])).to.deep.equal(['1', '2', '3', '4', '5']);
+
+    // The engine's validation, as the API's: a cron that is not one, an id already taken.
+    await openSection(page, 'Leaderboards');
+    await page.getByLabel('Id', { exact: true }).fill(uniqueId('badcron'));
+    await page.getByLabel('Starts a new season').selectOption('custom');
+    await page.getByLabel('Custom cron expression').fill('every monday');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    expect(await page.locator('h1').textContent()).to.equal('That did not work');
+    expect(await page.locator('main').textContent()).to.include('reset_schedule');
+    await page.goto(dashboardUrl('/leaderboards'));
+    await page.getByLabel('Id', { exact: true }).fill(board);
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    expect(await page.locator('main').textContent()).to.include('already_exists');
+    expect(await boardFromApi(game, board)).to.deep.include({ name: 'Paged' });
+
+    await page.goto(dashboardUrl(`/leaderboards/${board}`));
+    const remove = page.locator('details.confirm', { has: page.getByText('Delete leaderboard', { exact: true }) });
+    await remove.locator('summary').click();
+    await remove.getByRole('button', { name: 'Yes, delete Paged' }).click();
+    await page.waitForURL(/\/dashboard\/leaderboards\?done=deleted$/);
+    expect(await boardFromApi(game, board)).to.equal(undefined);
+    const audit = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
+    expect((audit.body.entries as AuditEntry[]).some((e) => e.actor === 'dashboard' && e.action === 'leaderboard.delete')).to.equal(true);
+    // Chromium logs the error pages' 400 and 409 answers as console errors: only other problems count.
+    expect(problems.filter((p) => !/status of (400|409)/.test(p))).to.deep.equal([]);
+    await close();
+  });
+
+  for (const [where, viewport] of [
+    ['a desktop', DESKTOP],
+    ['a 360 px phone', PHONE],
+  ] as const) {
+    it(`when the list and a leaderboard's page are opened on ${where}, then axe finds no serious violation and nothing overflows`, async () => {
+      const board = await createLeaderboard(game, { name: `Axe board ${where}`, reset_schedule: { cron: '0 0 * * *', timezone: 'UTC' } });
+      const player = await namedPlayer(game, 'Axe Player');
+      await reportScores(game, board, [[player, 42]]);
+      await api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(game)).expect(200);
+      await reportScores(game, board, [[player, 43]]);
+
+      const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey, viewport);
+      await openSection(page, 'Leaderboards');
+      await expectAccessible(page, `the leaderboard list on ${where}`);
+      await page.goto(dashboardUrl(`/leaderboards/${board}?search=Axe`));
+      await expectAccessible(page, `a leaderboard's page with a search on ${where}`);
+      await page.goto(dashboardUrl(`/leaderboards/${board}?season=1`));
+      await expectAccessible(page, `an archived season on ${where}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, 'horizontal overflow of the page').to.be.at.most(0);
+      expect(problems).to.deep.equal([]);
+      await close();
+    });
+  }
+
+  it('when a leaderboard and a player are named <script>alert(1)</script>, then both show as text and no dialog opens', async () => {
+    const evil = '<script>alert(1)</script>';
+    const board = await createLeaderboard(game, { name: evil });
+    const player = await namedPlayer(game, evil);
+    await reportScores(game, board, [[player, 7]]);
+    await api()
+      .post('/api/v1/server/report_scores')
+      .set(secretKey(game))
+      .send({ player_id: player.playerId, leaderboard_ids: [board], scores: [8], metadata: [{ note: evil }] })
+      .expect(200);
+
+    const observed = await signInWithSecretKey(browser, game.secretKey);
+    const { page } = observed;
+    await openSection(page, 'Leaderboards');
+    expect(await page.locator('tbody td', { hasText: evil }).count()).to.be.greaterThan(0);
+    await page.goto(dashboardUrl(`/leaderboards/${board}?search=${encodeURIComponent('<script>')}`));
+    expect(await page.locator('h1').textContent()).to.equal(evil);
+    expect(await page.locator('section[aria-labelledby="entries-heading"] > .table-wrap .lb-name').first().textContent()).to.equal(evil);
+    expect(await page.locator('.lb-metadata').first().textContent()).to.equal(JSON.stringify({ note: evil }));
+    const remove = page.locator('details.confirm', { has: page.getByText(`Remove score of ${evil}`, { exact: true }) });
+    expect(await remove.count()).to.be.greaterThan(0);
+    expect(await page.locator('script:not([src])').count()).to.equal(0);
+    expect(observed.dialogs).to.deep.equal([]);
+    expect(observed.problems).to.deep.equal([]);
+    await observed.close();
+  });
+});
