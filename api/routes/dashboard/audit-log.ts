@@ -40,7 +40,7 @@ export const auditLogPageEndpoint = endpoint({
       ${
         entries.length === 0
           ? html`<p>No entry yet.</p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap" tabindex="0">
               <table class="audit-log">
                 <thead>
                   <tr>

@@ -39,7 +39,7 @@ export const gamesPageEndpoint = endpoint({
       offset + PAGE < total ? html`<p><a href="${href(screen, `/games?offset=${offset + PAGE}`)}">Next ${PAGE} games</a></p>` : html``;
     const body = html`<section class="card">
         <h2>Games (${total})</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
           <table>
             <thead>
               <tr>

@@ -135,14 +135,7 @@ function settingsForm(screen: Screen, board: Leaderboard | null): Html {
       board
         ? html``
         : html`<label for="${p}-id">Id</label>
-            <input
-              id="${p}-id"
-              name="leaderboard_id"
-              required
-              maxlength="64"
-              pattern="[A-Za-z0-9_.\\-]{1,64}"
-              aria-describedby="${p}-id-hint"
-            />
+            <input id="${p}-id" name="id" required maxlength="64" pattern="[A-Za-z0-9_.\\-]{1,64}" aria-describedby="${p}-id-hint" />
             <p class="hint" id="${p}-id-hint">1-64 characters of A-Z, a-z, 0-9, _ . - (used in the API's URLs)</p>`
     }
     <label for="${p}-name">Name</label>
@@ -250,7 +243,7 @@ export const leaderboardsPageEndpoint = endpoint({
     const body = html`${notice(query.done && DONE[query.done])}
       <section class="card">
         <h2>All leaderboards (${total})</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
           <table>
             <thead>
               <tr>
@@ -289,20 +282,20 @@ export const createLeaderboardEndpoint = endpoint({
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
-  body: object({ leaderboard_id: leaderboardId.required(), ...settingsFields }),
+  body: object({ id: leaderboardId.required().example('weekly-race'), ...settingsFields }),
   responses: { 303: { description: 'On to the new leaderboard' } },
   errors: [400, 409],
   async handler({ caller: { game }, body, app, res }) {
-    const exists = await app.engine.leaderboards.get(game.id, body.leaderboard_id).then(
+    const exists = await app.engine.leaderboards.get(game.id, body.id).then(
       () => true,
       (error: unknown) => {
         if (error instanceof NotFoundError) return false;
         throw error;
       },
     );
-    if (exists) throw new ConflictError(`A leaderboard with the id '${body.leaderboard_id}' already exists.`, 'already_exists');
-    await app.engine.leaderboards.put(game.id, body.leaderboard_id, settingsOf(body), 'dashboard');
-    return seeOther(app, res, `${boardPath(body.leaderboard_id)}?done=created`);
+    if (exists) throw new ConflictError(`A leaderboard with the id '${body.id}' already exists.`, 'already_exists');
+    await app.engine.leaderboards.put(game.id, body.id, settingsOf(body), 'dashboard');
+    return seeOther(app, res, `${boardPath(body.id)}?done=created`);
   },
 });
 
@@ -397,7 +390,7 @@ export const deleteLeaderboardEndpoint = endpoint({
 
 function entriesTable(screen: Screen, board: Leaderboard, entries: PlayerEntry[], archived: boolean, caption: string): Html {
   if (entries.length === 0) return html`<p class="muted">No scores.</p>`;
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0">
     <table>
       <caption class="visually-hidden">
         ${caption}
@@ -577,7 +570,7 @@ export const leaderboardPageEndpoint = endpoint({
       </section>
       <section class="card">
         <h2>Seasons</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
           <table>
             <thead>
               <tr>

@@ -45,7 +45,7 @@ export const overviewPageEndpoint = endpoint({
         <div id="reports-chart" class="chart" role="img" aria-label="Chart of score reports per minute over the last hour"></div>
         <details>
           <summary>The numbers as a table</summary>
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0">
             <table id="reports-table">
               <thead>
                 <tr>

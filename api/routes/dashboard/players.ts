@@ -55,7 +55,7 @@ function searchForm(screen: Screen, search: string | undefined) {
 }
 
 function resultsTable(screen: Screen, players: PlayerSummary[]) {
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0">
     <table>
       <thead>
         <tr>
@@ -124,7 +124,7 @@ export const playersPageEndpoint = endpoint({
 
 function scoresTable(screen: Screen, player: PlayerDetails) {
   if (player.scores.length === 0) return html`<p class="muted">No score this season.</p>`;
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0">
     <table>
       <thead>
         <tr>

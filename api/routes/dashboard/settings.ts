@@ -66,7 +66,7 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
     <section class="card" aria-labelledby="external-title">
       <h2 id="external-title">External Service Settings</h2>
       <p class="hint">Third-party keys give bots and other integrations read-only access (the Api-Key header).</p>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0">
         <table>
           <thead>
             <tr>
