@@ -11,7 +11,7 @@ import {
   uniqueId,
   type TestGame,
 } from '../helpers/fixtures.js';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
+import { DESKTOP, launchBrowser, PHONE, screenshot } from '../helpers/browser.js';
 import { dashboardUrl, expectAccessible, openSection, signInWithSecretKey } from './support.js';
 
 interface AuditEntry {
@@ -256,6 +256,8 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
       const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey, viewport);
       await openSection(page, 'Leaderboards');
       await expectAccessible(page, `the leaderboard list on ${where}`);
+      await page.goto(dashboardUrl(`/leaderboards/${board}`));
+      await screenshot(page, `dashboard-leaderboard-${viewport === PHONE ? 'phone' : 'desktop'}`);
       await page.goto(dashboardUrl(`/leaderboards/${board}?search=Axe`));
       await expectAccessible(page, `a leaderboard's page with a search on ${where}`);
       await page.goto(dashboardUrl(`/leaderboards/${board}?season=1`));
