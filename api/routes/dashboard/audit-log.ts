@@ -1,6 +1,6 @@
 import { endpoint } from '../endpoint.js';
 import { beforeEntry, limit, object } from '../schemas.js';
-import { dashboardPage, href, html, pageReply, screenOf } from './view.js';
+import { dashboardPage, dataTable, href, html, pageReply, screenOf } from './view.js';
 
 export const auditLogPageEndpoint = endpoint({
   method: 'get',
@@ -40,22 +40,7 @@ export const auditLogPageEndpoint = endpoint({
       ${
         entries.length === 0
           ? html`<p>No entry yet.</p>`
-          : html`<div class="table-wrap" tabindex="0">
-              <table class="audit-log">
-                <thead>
-                  <tr>
-                    <th scope="col">Time (UTC)</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>
-            </div>`
+          : html`${dataTable(['Time (UTC)', 'Actor', 'Action', 'Target', 'Details'], rows, { className: 'audit-log' })}`
       }
       ${pager}
     </section>`;

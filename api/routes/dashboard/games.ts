@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { NotFoundError } from '../../../engine/errors.js';
 import { endpoint } from '../endpoint.js';
 import { name, object, optional, wholeNumber } from '../schemas.js';
-import { dashboardPage, href, html, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
+import { dashboardPage, dataTable, href, html, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
 
 const PAGE = 50;
 const csrfField = { _csrf: optional(Joi.string()) };
@@ -39,22 +39,7 @@ export const gamesPageEndpoint = endpoint({
       offset + PAGE < total ? html`<p><a href="${href(screen, `/games?offset=${offset + PAGE}`)}">Next ${PAGE} games</a></p>` : html``;
     const body = html`<section class="card">
         <h2>Games (${total})</h2>
-        <div class="table-wrap" tabindex="0">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-                <th scope="col"><span class="visually-hidden">Open</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>
-        ${more}
+        ${dataTable(['Name', 'Id', 'Created', { hidden: 'Open' }], rows)} ${more}
       </section>
       <section class="card narrow">
         <h2>Create game</h2>

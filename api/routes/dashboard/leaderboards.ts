@@ -9,15 +9,16 @@ import { leaderboardId, name, object, oneOf, optional, playerId, playerSearch, s
 import {
   confirmButton,
   dashboardPage,
+  dataTable,
   href,
   html,
+  type Html,
   notice,
   pageReply,
   postForm,
+  type Screen,
   screenOf,
   seeOther,
-  type Html,
-  type Screen,
 } from './view.js';
 
 const PAGE = 50;
@@ -243,25 +244,7 @@ export const leaderboardsPageEndpoint = endpoint({
     const body = html`${notice(query.done && DONE[query.done])}
       <section class="card">
         <h2>All leaderboards (${total})</h2>
-        <div class="table-wrap" tabindex="0">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Order</th>
-                <th scope="col">Strategy</th>
-                <th scope="col" class="number">Season</th>
-                <th scope="col">Reset</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>
-        ${pager}
+        ${dataTable(['Id', 'Name', 'Type', 'Order', 'Strategy', { label: 'Season', numeric: true }, 'Reset'], rows)} ${pager}
       </section>
       <section class="card">
         <h2>Create leaderboard</h2>
@@ -390,51 +373,37 @@ export const deleteLeaderboardEndpoint = endpoint({
 
 function entriesTable(screen: Screen, board: Leaderboard, entries: PlayerEntry[], archived: boolean, caption: string): Html {
   if (entries.length === 0) return html`<p class="muted">No scores.</p>`;
-  return html`<div class="table-wrap" tabindex="0">
-    <table>
-      <caption class="visually-hidden">
-        ${caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col" class="number">Rank</th>
-          <th scope="col">Name</th>
-          <th scope="col" class="number">Score</th>
-          <th scope="col">Metadata</th>
-          ${archived ? html`` : html`<th scope="col"><span class="visually-hidden">Remove</span></th>`}
-        </tr>
-      </thead>
-      <tbody>
-        ${entries.map(
-          (entry) =>
-            html`<tr>
-              <td class="number">${entry.rank}</td>
-              <td>
-                <span class="lb-name">${entry.player.displayName}</span><br />
-                <code class="muted lb-id">${entry.player.id}</code>
-              </td>
-              <td class="number">${entry.score}</td>
-              <td>
-                ${entry.metadata === null ? html`<span class="muted">—</span>` : html`<code class="lb-metadata">${JSON.stringify(entry.metadata)}</code>`}
-              </td>
-              ${
-                archived
-                  ? html``
-                  : html`<td>
-                      ${confirmButton(
-                        screen,
-                        `${boardPath(board.id)}/scores/${encodeURIComponent(entry.player.id)}/remove`,
-                        `Remove score of ${entry.player.displayName}`,
-                        `Remove ${entry.player.displayName}'s score of ${entry.score}? They may report again.`,
-                        `Yes, remove ${entry.player.displayName}'s score`,
-                      )}
-                    </td>`
-              }
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${dataTable(
+    [{ label: 'Rank', numeric: true }, 'Name', { label: 'Score', numeric: true }, 'Metadata', ...(archived ? [] : [{ hidden: 'Remove' }])],
+    entries.map(
+      (entry) =>
+        html`<tr>
+          <td class="number">${entry.rank}</td>
+          <td>
+            <span class="lb-name">${entry.player.displayName}</span><br />
+            <code class="muted lb-id">${entry.player.id}</code>
+          </td>
+          <td class="number">${entry.score}</td>
+          <td>
+            ${entry.metadata === null ? html`<span class="muted">—</span>` : html`<code class="lb-metadata">${JSON.stringify(entry.metadata)}</code>`}
+          </td>
+          ${
+            archived
+              ? html``
+              : html`<td>
+                  ${confirmButton(
+                    screen,
+                    `${boardPath(board.id)}/scores/${encodeURIComponent(entry.player.id)}/remove`,
+                    `Remove score of ${entry.player.displayName}`,
+                    `Remove ${entry.player.displayName}'s score of ${entry.score}? They may report again.`,
+                    `Yes, remove ${entry.player.displayName}'s score`,
+                  )}
+                </td>`
+          }
+        </tr>`,
+    ),
+    { caption: caption },
+  )}`;
 }
 
 export const leaderboardPageEndpoint = endpoint({
@@ -570,22 +539,7 @@ export const leaderboardPageEndpoint = endpoint({
       </section>
       <section class="card">
         <h2>Seasons</h2>
-        <div class="table-wrap" tabindex="0">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Season</th>
-                <th scope="col">Started</th>
-                <th scope="col">Ended</th>
-                <th scope="col" class="number">Entries</th>
-                <th scope="col"><span class="visually-hidden">View</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${seasonRows}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable(['Season', 'Started', 'Ended', { label: 'Entries', numeric: true }, { hidden: 'View' }], seasonRows)}
       </section>
       <section class="card">
         <h2>Settings</h2>

@@ -1,5 +1,5 @@
 import { endpoint } from '../endpoint.js';
-import { dashboardPage, html, pageReply, screenOf } from './view.js';
+import { dashboardPage, dataTable, html, pageReply, screenOf } from './view.js';
 
 const number = new Intl.NumberFormat('en-US');
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
@@ -45,25 +45,17 @@ export const overviewPageEndpoint = endpoint({
         <div id="reports-chart" class="chart" role="img" aria-label="Chart of score reports per minute over the last hour"></div>
         <details>
           <summary>The numbers as a table</summary>
-          <div class="table-wrap" tabindex="0">
-            <table id="reports-table">
-              <thead>
-                <tr>
-                  <th scope="col">Minute (UTC)</th>
-                  <th scope="col" class="number">Reports</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${series.map(
-                  (point) =>
-                    html`<tr>
-                      <td>${clock(point.minute)}</td>
-                      <td class="number">${point.reports}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
+          ${dataTable(
+            ['Minute (UTC)', { label: 'Reports', numeric: true }],
+            series.map(
+              (point) =>
+                html`<tr>
+                  <td>${clock(point.minute)}</td>
+                  <td class="number">${point.reports}</td>
+                </tr>`,
+            ),
+            { id: 'reports-table' },
+          )}
         </details>
         <script type="application/json" id="reports-data">
           ${JSON.stringify(series.map((point) => [point.minute / 1000, point.reports]))}

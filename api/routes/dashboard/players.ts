@@ -15,7 +15,7 @@ import {
   limit,
   offset,
 } from '../schemas.js';
-import { dashboardPage, href, html, notice, pageReply, postButton, postForm, screenOf, seeOther, type Screen } from './view.js';
+import { dashboardPage, dataTable, href, html, notice, pageReply, postButton, postForm, type Screen, screenOf, seeOther } from './view.js';
 
 const csrfField = { _csrf: optional(Joi.string()) };
 const playerParams = object({ player_id: playerId.description("The service's player id") });
@@ -55,31 +55,20 @@ function searchForm(screen: Screen, search: string | undefined) {
 }
 
 function resultsTable(screen: Screen, players: PlayerSummary[]) {
-  return html`<div class="table-wrap" tabindex="0">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Id</th>
-          <th scope="col">Display name</th>
-          <th scope="col">Clan</th>
-          <th scope="col">Banned</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${players.map(
-          (player) =>
-            html`<tr>
-              <td>
-                <a href="${href(screen, playerPath(player.id))}"><code>${player.id}</code></a>
-              </td>
-              <td class="player-name">${player.displayName}</td>
-              <td>${player.clanId ?? html`<span class="muted">None</span>`}</td>
-              <td>${player.bannedAt ? 'Banned' : 'No'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${dataTable(
+    ['Id', 'Display name', 'Clan', 'Banned'],
+    players.map(
+      (player) =>
+        html`<tr>
+          <td>
+            <a href="${href(screen, playerPath(player.id))}"><code>${player.id}</code></a>
+          </td>
+          <td class="player-name">${player.displayName}</td>
+          <td>${player.clanId ?? html`<span class="muted">None</span>`}</td>
+          <td>${player.bannedAt ? 'Banned' : 'No'}</td>
+        </tr>`,
+    ),
+  )}`;
 }
 
 export const playersPageEndpoint = endpoint({
@@ -124,27 +113,17 @@ export const playersPageEndpoint = endpoint({
 
 function scoresTable(screen: Screen, player: PlayerDetails) {
   if (player.scores.length === 0) return html`<p class="muted">No score this season.</p>`;
-  return html`<div class="table-wrap" tabindex="0">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Leaderboard</th>
-          <th scope="col" class="number">Score</th>
-          <th scope="col" class="number">Rank</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${player.scores.map(
-          (held) =>
-            html`<tr>
-              <td><a href="${href(screen, `/leaderboards/${encodeURIComponent(held.leaderboardId)}`)}">${held.leaderboardId}</a></td>
-              <td class="number">${String(held.score)}</td>
-              <td class="number">${held.rank === null ? html`<span class="muted">Hidden (banned)</span>` : String(held.rank)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${dataTable(
+    ['Leaderboard', { label: 'Score', numeric: true }, { label: 'Rank', numeric: true }],
+    player.scores.map(
+      (held) =>
+        html`<tr>
+          <td><a href="${href(screen, `/leaderboards/${encodeURIComponent(held.leaderboardId)}`)}">${held.leaderboardId}</a></td>
+          <td class="number">${String(held.score)}</td>
+          <td class="number">${held.rank === null ? html`<span class="muted">Hidden (banned)</span>` : String(held.rank)}</td>
+        </tr>`,
+    ),
+  )}`;
 }
 
 export const playerPageEndpoint = endpoint({

@@ -6,15 +6,16 @@ import { name, object, optional, wholeNumber } from '../schemas.js';
 import {
   confirmButton,
   dashboardPage,
+  dataTable,
   href,
   html,
+  type Html,
   notice,
   pageReply,
   postForm,
+  type Screen,
   screenOf,
   seeOther,
-  type Html,
-  type Screen,
 } from './view.js';
 
 const PAGE = 50;
@@ -66,28 +67,14 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
     <section class="card" aria-labelledby="external-title">
       <h2 id="external-title">External Service Settings</h2>
       <p class="hint">Third-party keys give bots and other integrations read-only access (the Api-Key header).</p>
-      <div class="table-wrap" tabindex="0">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key id</th>
-              <th scope="col">Created (UTC)</th>
-              <th scope="col">Revoked (UTC)</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              keys.length > 0
-                ? keys.map(row)
-                : html`<tr>
-                    <td colspan="5" class="muted">No third-party keys yet.</td>
-                  </tr>`
-            }
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(
+        ['Name', 'Key id', 'Created (UTC)', 'Revoked (UTC)', { hidden: 'Actions' }],
+        keys.length > 0
+          ? keys.map(row)
+          : html`<tr>
+              <td colspan="5" class="muted">No third-party keys yet.</td>
+            </tr>`,
+      )}
       ${pager}
       ${postForm(
         screen,

@@ -85,6 +85,35 @@ export function confirmButton(screen: Screen, action: string, label: string, que
   </details>`;
 }
 
+/** A column: its heading, right-aligned numbers, or a heading only screen readers hear (a buttons column). */
+export type Column = string | { label: string; numeric: true } | { hidden: string };
+
+/**
+ * Every table of the dashboard: inside a box that scrolls sideways on a narrow screen (focusable, so
+ * a keyboard can scroll it too), with column headings and, when given, a caption screen readers hear.
+ */
+export function dataTable(columns: Column[], rows: unknown, options: { id?: string; className?: string; caption?: unknown } = {}): Html {
+  const heading = (column: Column) =>
+    typeof column === 'string'
+      ? html`<th scope="col">${column}</th>`
+      : 'hidden' in column
+        ? html`<th scope="col"><span class="visually-hidden">${column.hidden}</span></th>`
+        : html`<th scope="col" class="number">${column.label}</th>`;
+  const caption =
+    options.caption === undefined
+      ? html``
+      : html`<caption class="visually-hidden">
+          ${options.caption}
+        </caption>`;
+  return html`<div class="table-wrap" tabindex="0">
+<table${options.id ? html` id="${options.id}"` : html``}${options.className ? html` class="${options.className}"` : html``}>
+${caption}
+<thead><tr>${columns.map(heading)}</tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</div>`;
+}
+
 /** A notice shown at the top of a page after a change (`?done=` on the page it redirects to). */
 export function notice(text: string | undefined, kind: 'ok' | 'error' = 'ok'): Html {
   if (!text) return html``;
