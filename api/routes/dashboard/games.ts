@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { NotFoundError } from '../../../engine/errors.js';
 import { endpoint } from '../endpoint.js';
-import { name, object, optional, wholeNumber } from '../schemas.js';
+import { name, object, wholeNumber } from '../schemas.js';
 import { dashboardPage, dataTable, href, html, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
+import { csrfField } from './session.js';
 
 const PAGE = 50;
-const csrfField = { _csrf: optional(Joi.string()) };
 
 /** The admin's game picker: every game (paged, oldest first), a button to work on one, and "Create game". */
 export const gamesPageEndpoint = endpoint({

@@ -20,12 +20,12 @@ import {
   screenOf,
   seeOther,
 } from './view.js';
+import { csrfField } from './session.js';
 
 const PAGE = 50;
 const FOUND = 20;
 /** `?limit=`: entries a page, 1-200 (default 50). */
 const pageSize = wholeNumber(1, 200, PAGE);
-const csrfField = { _csrf: optional(Joi.string()) };
 
 /** What a change redirects with (`?done=`): fixed words, so a link cannot put any text on the page. */
 const DONE = {

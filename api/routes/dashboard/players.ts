@@ -1,4 +1,3 @@
-import Joi from 'joi';
 import type { PlayerDetails, PlayerSummary } from '../../../engine/players/player-lookup.js';
 import { endpoint } from '../endpoint.js';
 import {
@@ -16,8 +15,8 @@ import {
   offset,
 } from '../schemas.js';
 import { dashboardPage, dataTable, href, html, notice, pageReply, postButton, postForm, type Screen, screenOf, seeOther } from './view.js';
+import { csrfField } from './session.js';
 
-const csrfField = { _csrf: optional(Joi.string()) };
 const playerParams = object({ player_id: playerId.description("The service's player id") });
 
 /** What a change says on the player's page after its redirect (`?done=`): a code, never free text. */

@@ -5,11 +5,13 @@ import { doubleCsrf } from 'csrf-csrf';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import helmet from 'helmet';
+import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Game } from '../../../engine/games/game-store.js';
 import { constantTimeEqual } from '../../../engine/credentials.js';
 import { dashboardSessionPrefix } from '../../../engine/keys.js';
 import type { Callers } from '../../middleware/auth.js';
+import { optional } from '../schemas.js';
 
 /** What a signed-in dashboard session keeps: how it signed in and which game it works on, never a key. */
 export interface SignedIn {
@@ -218,6 +220,12 @@ export function dashboardMiddleware(engine: Engine, base: string, perIpLimit: Re
     csrf,
   ];
 }
+
+/**
+ * The form field every dashboard form carries: checked by the CSRF step before the route runs, so a
+ * route's body schema only lets it through.
+ */
+export const csrfField = { _csrf: optional(Joi.string()) };
 
 /** Whether a path is the dashboard's (its own body parsing, sessions and error pages). */
 export function isDashboard(path: string): boolean {

@@ -17,9 +17,9 @@ import {
   screenOf,
   seeOther,
 } from './view.js';
+import { csrfField } from './session.js';
 
 const PAGE = 50;
-const csrfField = { _csrf: optional(Joi.string()) };
 const day = (at: Date) => at.toISOString().slice(0, 16).replace('T', ' ');
 const DONE: Record<string, string> = { revoked: 'The key was revoked: it is refused from now on.' };
 

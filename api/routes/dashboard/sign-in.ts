@@ -3,6 +3,7 @@ import { AuthenticationError } from '../../../engine/errors.js';
 import { endpoint } from '../endpoint.js';
 import { object, optional } from '../schemas.js';
 import { dashboardPage, href, html, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
+import { csrfField } from './session.js';
 
 /** The sign-in page: the secret key (most people), or the admin token behind a disclosure. */
 export function signInPage(screen: Screen, error?: string): string {
@@ -91,7 +92,7 @@ export const signInEndpoint = endpoint({
   credentials: 'none',
   servedFromAppUrl: true,
   rateLimit: 'dashboardSignIn',
-  body: object({ secret_key: credential, admin_token: credential, _csrf: optional(Joi.string()) }),
+  body: object({ secret_key: credential, admin_token: credential, ...csrfField }),
   responses: { 303: { description: 'Signed in: on to the Overview (or the game picker)' } },
   errors: [401, 429],
   async handler({ body, app, req, res }) {
@@ -123,7 +124,7 @@ export const signOutEndpoint = endpoint({
   description: 'Ends the session (its Redis entry is deleted) and goes back to the sign-in page.',
   credentials: 'none',
   servedFromAppUrl: true,
-  body: object({ _csrf: optional(Joi.string()) }),
+  body: object(csrfField),
   responses: { 303: { description: 'Signed out: on to the sign-in page' } },
   errors: [],
   async handler({ app, req, res }) {
