@@ -118,6 +118,15 @@ describe('The dashboard’s Overview and Settings in Chromium', function () {
     const trail = await auditTrail(game);
     expect(trail[0]).to.equal('game.rotate_secret_key by dashboard');
     expect(trail).to.include('dashboard.sign_in by dashboard');
+    // The dashboard's own Audit log shows the same, newest first: the rotation, then the key revoked and created above.
+    await openSection(page, 'Audit log');
+    const actions = await page.locator('table tbody tr td:nth-child(3)').allTextContents();
+    const at = (action: string) => actions.indexOf(action);
+    for (const action of ['game.rotate_secret_key', 'third_party_key.revoke', 'third_party_key.create']) {
+      expect(at(action), `${action} listed`).to.be.at.least(0);
+    }
+    expect(at('game.rotate_secret_key')).to.be.below(at('third_party_key.revoke'));
+    expect(at('third_party_key.revoke')).to.be.below(at('third_party_key.create'));
     await Promise.all([close(), other.close()]);
   });
 });

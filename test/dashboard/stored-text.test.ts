@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { api } from '../helpers/context.js';
+import { api, testUrl } from '../helpers/context.js';
 import {
   createClan,
   createGame,
@@ -51,7 +51,7 @@ describe('The dashboard in Chromium: stored text that looks like markup', functi
   });
 
   it('when every page that shows a stored name opens, then the name reads as text and no script runs', async () => {
-    const { page, dialogs, problems, close } = await signInWithSecretKey(browser, game.secretKey);
+    const { page, dialogs, problems, requests, close } = await signInWithSecretKey(browser, game.secretKey);
     const pages: [string, string[]][] = [
       ['/overview', [GAME]],
       ['/leaderboards', [BOARD]],
@@ -76,6 +76,16 @@ describe('The dashboard in Chromium: stored text that looks like markup', functi
     expect(await page.locator('body').innerText(), 'metadata as text').to.include(METADATA.note);
     expect(dialogs, 'dialogs opened').to.deep.equal([]);
     expect(problems, 'console errors').to.deep.equal([]);
+    // An <img src=x> that ran would ask the service for /dashboard/x; nothing goes to another origin either.
+    const origin = new URL(testUrl()).origin;
+    expect(
+      requests.filter((url) => new URL(url).origin !== origin),
+      'requests to another origin',
+    ).to.deep.equal([]);
+    expect(
+      requests.filter((url) => new URL(url).pathname.endsWith('/x')),
+      'requests made by stored markup',
+    ).to.deep.equal([]);
     await close();
   });
 
