@@ -84,8 +84,18 @@ describe('The dashboard’s Overview and Settings in Chromium', function () {
     await expectAccessible(page, 'Settings (phone)');
     await screenshot(page, 'dashboard-settings-phone');
     await page.setViewportSize(DESKTOP);
-    await row.getByText('Revoke', { exact: true }).click();
-    await row.getByRole('button', { name: 'Yes, revoke Discord <bot>' }).click();
+    // By keyboard: the "Revoke" button opens the question with the focus on "Cancel"; Escape closes it unchanged.
+    await row.getByRole('button', { name: 'Revoke', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const question = page.getByRole('dialog', { name: /^Revoke the key "Discord <bot>"\?/ });
+    await question.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Cancel');
+    await expectAccessible(page, 'the question before a revocation');
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    expect((await read()).status, 'still works after Escape').to.equal(200);
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await question.getByRole('button', { name: 'Yes, revoke Discord <bot>' }).click();
     await page.waitForURL(/\/dashboard\/settings\?done=revoked$/);
     const revokedAt = Date.now();
     let status = 200;
@@ -102,7 +112,7 @@ describe('The dashboard’s Overview and Settings in Chromium', function () {
     const { page, close } = await signInWithSecretKey(browser, game.secretKey);
     const oldKey = game.secretKey;
     await openSection(page, 'Settings');
-    await page.getByText('Rotate secret key', { exact: true }).click();
+    await page.getByRole('button', { name: 'Rotate secret key', exact: true }).click();
     await page.getByRole('button', { name: 'Yes, rotate the secret key' }).click();
     const newKey = (await page.locator('#new-secret-key').textContent())!;
     expect(newKey).to.match(/^sk_/).and.not.equal(oldKey);

@@ -152,7 +152,7 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
   it('when a player is banned in the UI, then reads no longer list them and their reports get 403; an unban brings them back', async () => {
     const { page, close } = await signInWithSecretKey(browser, game.secretKey);
     await page.goto(dashboardUrl(`/players/${target.playerId}`));
-    await page.locator('summary', { hasText: /^Ban$/ }).click();
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
     await page.getByLabel('Reason (optional)').fill('Impossible run');
     await page.getByRole('button', { name: 'Ban this player' }).click();
     await page.waitForURL(/\?done=banned$/);

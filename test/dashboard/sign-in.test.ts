@@ -4,7 +4,7 @@ import { api } from '../helpers/context.js';
 import { ADMIN, createGame, secretKey, type TestGame } from '../helpers/fixtures.js';
 import { launchBrowser, PHONE } from '../helpers/browser.js';
 import { openPage } from '../browser/support.js';
-import { dashboardUrl, expectAccessible, signInAsAdmin, signInWithSecretKey } from './support.js';
+import { ADMIN_TOKEN, dashboardUrl, expectAccessible, signInAsAdmin, signInWithSecretKey } from './support.js';
 
 describe('The dashboard in Chromium: signing in and out', function () {
   this.timeout(120_000);
@@ -39,6 +39,17 @@ describe('The dashboard in Chromium: signing in and out', function () {
     await page.goto(dashboardUrl('/overview'));
     expect(new URL(page.url()).pathname).to.equal('/dashboard/sign-in');
     await expectAccessible(page, 'the sign-in page with an error');
+    await close();
+  });
+
+  it('when the admin token is entered in the secret key field, then the game picker opens; with both fields empty, the page says what to enter', async () => {
+    const { page, close } = await openPage(browser, dashboardUrl('/sign-in'), PHONE);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    expect(await page.getByRole('alert').textContent()).to.match(/Enter the game's secret key/);
+    await page.getByLabel('Secret key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/dashboard\/games$/);
+    expect(await page.getByRole('button', { name: 'Create game', exact: true }).count()).to.equal(1);
     await close();
   });
 

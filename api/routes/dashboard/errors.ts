@@ -49,7 +49,7 @@ export function dashboardErrors(app: AppContext, logger: Logger): ErrorRequestHa
     }
     const message = forged ? (error as ForgedRequest).message : appError!.message;
     const details = appError?.details ?? [];
-    const screen: Screen = { base: app.base, app, csrf: '', game: null, session: null };
+    const screen: Screen = { base: app.base, app, csrf: '', game: null, session: null, confirmations: 0 };
     const body = html`<section class="card error-page">
       <p class="error-code">${status}${appError ? html` · <code>${appError.code}</code>` : html``}</p>
       <p>${message}</p>

@@ -14,7 +14,20 @@ import {
   limit,
   offset,
 } from '../schemas.js';
-import { dashboardPage, dataTable, href, html, notice, pageReply, postButton, postForm, type Screen, screenOf, seeOther } from './view.js';
+import {
+  confirmButton,
+  dashboardPage,
+  dataTable,
+  href,
+  html,
+  notice,
+  pageReply,
+  postButton,
+  postForm,
+  type Screen,
+  screenOf,
+  seeOther,
+} from './view.js';
 import { csrfField } from './session.js';
 
 const playerParams = object({ player_id: playerId.description("The service's player id") });
@@ -148,18 +161,14 @@ export const playerPageEndpoint = endpoint({
     const ban = player.bannedAt
       ? html`<p>Banned since ${day(player.bannedAt)}${player.banReason ? html`: ${player.banReason}` : html``}.</p>
           ${postButton(screen, `${path}/unban`, 'Unban', 'button primary')}`
-      : html`<details class="confirm">
-          <summary class="button danger">Ban</summary>
-          <p>The player disappears from every leaderboard of the game and their reports are refused, until an unban.</p>
-          ${postForm(
-            screen,
-            `${path}/ban`,
-            html`<label for="ban-reason">Reason (optional)</label>
-              <input id="ban-reason" name="reason" maxlength="500" />
-              <button type="submit" class="button danger confirmed">Ban this player</button>`,
-            html`class="stack"`,
-          )}
-        </details>`;
+      : confirmButton(
+          screen,
+          `${path}/ban`,
+          'Ban',
+          'Ban this player? They disappear from every leaderboard of the game and their reports are refused, until an unban.',
+          'Ban this player',
+          html`<label for="ban-reason">Reason (optional)</label> <input id="ban-reason" name="reason" maxlength="500" autofocus />`,
+        );
     const body = html`${notice(query.done ? DONE[query.done] : undefined)}
       <section class="card">
         <h2>Details</h2>

@@ -5,11 +5,14 @@ import { object, optional } from '../schemas.js';
 import { dashboardPage, href, html, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
 import { csrfField } from './session.js';
 
-/** The sign-in page: the secret key (most people), or the admin token behind a disclosure. */
+/**
+ * The sign-in page: one form, one "Sign in" button. Most people enter the game's secret key; the operator
+ * enters the admin token (in its own field, or in the secret key's: either is understood).
+ */
 export function signInPage(screen: Screen, error?: string): string {
   const body = html`${notice(error, 'error')}
     <section class="card narrow">
-      <h2>Sign in with the game's secret key</h2>
+      <h2>Sign in to the dashboard</h2>
       ${postForm(
         screen,
         '/sign-in',
@@ -19,26 +22,25 @@ export function signInPage(screen: Screen, error?: string): string {
             name="secret_key"
             type="password"
             autocomplete="current-password"
-            required
             maxlength="256"
             spellcheck="false"
+            aria-describedby="secret-key-hint"
           />
+          <p id="secret-key-hint" class="hint">The game's secret key (sk_…), as the game's server sends it.</p>
+          <label for="admin-token">Admin token</label>
+          <input
+            id="admin-token"
+            name="admin_token"
+            type="password"
+            autocomplete="off"
+            maxlength="256"
+            spellcheck="false"
+            aria-describedby="admin-token-hint"
+          />
+          <p id="admin-token-hint" class="hint">Operators only, instead of a secret key: then pick a game or create one.</p>
           <button type="submit" class="button primary">Sign in</button>`,
         html`class="stack"`,
       )}
-    </section>
-    <section class="card narrow">
-      <details>
-        <summary>Sign in as the operator (admin token)</summary>
-        ${postForm(
-          screen,
-          '/sign-in',
-          html`<label for="admin-token">Admin token</label>
-            <input id="admin-token" name="admin_token" type="password" autocomplete="off" required maxlength="256" spellcheck="false" />
-            <button type="submit" class="button">Sign in with the admin token</button>`,
-          html`class="stack"`,
-        )}
-      </details>
     </section>`;
   return dashboardPage(screen, { title: 'Sign in', body });
 }
@@ -69,7 +71,7 @@ export const signInPageEndpoint = endpoint({
   operationId: 'getDashboardSignIn',
   tag: 'Dashboard',
   summary: 'The sign-in page',
-  description: 'A "Secret key" password field and a "Sign in" button; the admin token in a second form.',
+  description: 'A "Secret key" password field, an "Admin token" field for operators, and one "Sign in" button.',
   credentials: 'none',
   servedFromAppUrl: true,
   responses: { 200: { content: 'text/html', description: 'The page' } },
@@ -88,7 +90,7 @@ export const signInEndpoint = endpoint({
   tag: 'Dashboard',
   summary: 'Sign in',
   description:
-    'With secret_key: signs in to that game (audited as dashboard.sign_in). With admin_token: signs in as the operator, who picks a game next. A wrong key answers the sign-in page again with an error (401). Rate limited per IP.',
+    'With secret_key: signs in to that game (audited as dashboard.sign_in). With admin_token (or the admin token given as secret_key): signs in as the operator, who picks a game next. A wrong key answers the sign-in page again with an error (401). Rate limited per IP.',
   credentials: 'none',
   servedFromAppUrl: true,
   rateLimit: 'dashboardSignIn',
@@ -96,22 +98,25 @@ export const signInEndpoint = endpoint({
   responses: { 303: { description: 'Signed in: on to the Overview (or the game picker)' } },
   errors: [401, 429],
   async handler({ body, app, req, res }) {
-    const { engine } = app;
-    if (body.secret_key !== undefined) {
-      const game = await app.sessions.signInWithSecretKey(req, body.secret_key);
+    const { secret_key: secretKey, admin_token: adminToken } = body;
+    if (secretKey === undefined && adminToken === undefined) {
+      throw new AuthenticationError('invalid_key', "Enter the game's secret key (or, as the operator, the admin token).");
+    }
+    if (secretKey !== undefined) {
+      const game = await app.sessions.signInWithSecretKey(req, secretKey);
       if (game) {
-        await engine.auditLog.signedIn(game.id, 'secret_key');
+        await app.engine.auditLog.signedIn(game.id, 'secret_key');
         return seeOther(app, res, '/overview');
       }
-    } else if (body.admin_token !== undefined && (await app.sessions.signInWithAdminToken(req, body.admin_token))) {
-      return seeOther(app, res, '/games');
+    }
+    // The admin token is understood in either field: the sign-in page has one button for both.
+    for (const token of [adminToken, secretKey]) {
+      if (token !== undefined && (await app.sessions.signInWithAdminToken(req, token))) return seeOther(app, res, '/games');
     }
     // The dashboard's error pages answer this one with the sign-in page and the message (401).
-    const which = body.admin_token !== undefined && body.secret_key === undefined ? 'admin token' : 'secret key';
-    throw new AuthenticationError(
-      which === 'admin token' ? 'invalid_admin_token' : 'invalid_key',
-      `That ${which} is not valid. Check it and try again.`,
-    );
+    throw secretKey === undefined
+      ? new AuthenticationError('invalid_admin_token', 'That admin token is not valid. Check it and try again.')
+      : new AuthenticationError('invalid_key', 'That secret key is not valid. Check it and try again.');
   },
 });
 

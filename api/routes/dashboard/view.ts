@@ -49,10 +49,12 @@ export interface Screen {
   csrf: string;
   game: Game | null;
   session: SignedIn | null;
+  /** How many confirmation popovers the page has so far: each gets an id of its own. */
+  confirmations: number;
 }
 
 export function screenOf(app: AppContext, req: Request, res: Response, game: Game | null = null): Screen {
-  return { base: app.base, app, csrf: csrfToken(req, res), game, session: req.session?.signedIn ?? null };
+  return { base: app.base, app, csrf: csrfToken(req, res), game, session: req.session?.signedIn ?? null, confirmations: 0 };
 }
 
 /** A dashboard URL: `path` is under /dashboard ('' for its root). */
@@ -74,15 +76,33 @@ export function postButton(screen: Screen, action: string, label: string, classN
 }
 
 /**
- * A change that asks first: the button opens a question with the button that does it. A disclosure,
- * so it needs no script and works by keyboard.
+ * A change that asks first: a button (named `label`) opens a popover with the question, any fields the
+ * change takes, and the button that does it. The popover is the browser's own (`popovertarget`): it needs no
+ * script, opens in front of scrolling tables, moves focus into itself and closes on Escape.
  */
-export function confirmButton(screen: Screen, action: string, label: string, question: string, confirmLabel: string): Html {
-  return html`<details class="confirm">
-    <summary class="button danger">${label}</summary>
-    <p>${question}</p>
-    ${postForm(screen, action, html`<button type="submit" class="button danger confirmed">${confirmLabel}</button>`, html`class="inline"`)}
-  </details>`;
+export function confirmButton(
+  screen: Screen,
+  action: string,
+  label: string,
+  question: string,
+  confirmLabel: string,
+  fields: Html = html``,
+): Html {
+  const id = `confirm-${++screen.confirmations}`;
+  return html`<button type="button" class="button danger" popovertarget="${id}">${label}</button>
+    <div id="${id}" popover class="confirm" role="dialog" aria-labelledby="${id}-question">
+      <p id="${id}-question">${question}</p>
+      ${postForm(
+        screen,
+        action,
+        html`${fields}
+          <div class="actions">
+            <button type="submit" class="button danger confirmed">${confirmLabel}</button>
+            <button type="button" class="button subtle" popovertarget="${id}" popovertargetaction="hide" autofocus>Cancel</button>
+          </div>`,
+        html`class="stack"`,
+      )}
+    </div>`;
 }
 
 /** A column: its heading, right-aligned numbers, or a heading only screen readers hear (a buttons column). */
