@@ -68,8 +68,8 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await page.getByLabel('Strategy').selectOption('latest');
     await page.getByLabel('Minimum score').fill('0');
     await page.getByLabel('Maximum score').fill('5000');
-    await page.getByLabel('Game clients may report scores').uncheck();
-    await page.getByLabel('Starts a new season').selectOption('weekly');
+    await page.getByLabel('Client reports').uncheck();
+    await page.getByLabel('Reset schedule').selectOption('weekly');
     await page.getByLabel('Time zone').fill('Europe/Paris');
     await page.getByLabel('Archived seasons kept').fill('10');
     await page.getByRole('button', { name: 'Create leaderboard' }).click();
@@ -91,10 +91,10 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     expect(board!.next_reset_at).to.be.a('string');
 
     // The edit form shows every setting back; a change is saved.
-    expect(await page.getByLabel('Starts a new season').inputValue()).to.equal('weekly');
+    expect(await page.getByLabel('Reset schedule').inputValue()).to.equal('weekly');
     await page.getByLabel('Name', { exact: true }).fill('Weekly race, renamed');
     await page.getByLabel('Maximum score').fill('');
-    await page.getByLabel('Starts a new season').selectOption('custom');
+    await page.getByLabel('Reset schedule').selectOption('custom');
     await page.getByLabel('Custom cron expression').fill('30 6 * * 0');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.waitForURL(/\?done=updated$/);
@@ -133,7 +133,7 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
 
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Leaderboards');
-    await page.getByRole('link', { name: board }).click();
+    await page.getByRole('link', { name: 'Kills', exact: true }).click();
     await page.waitForURL(new RegExp(`/dashboard/leaderboards/${board}$`));
     expect(await entryRows(page)).to.deep.equal([
       ['1', 'Ada Lovelace', '310', '{"car":"red"}'],
@@ -156,7 +156,7 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     // Remove Bob's score: asked first, then gone from the API's reads; Cyd moves up.
     await page.goto(dashboardUrl(`/leaderboards/${board}`));
     await page.getByRole('button', { name: 'Remove score of Bob Marley', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: "Yes, remove Bob Marley's score" }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, remove the score' }).click();
     await page.waitForURL(/\?done=removed$/);
     expect(await page.getByRole('status').textContent()).to.equal('Score removed.');
     expect((await entryRows(page)).map((row) => row.slice(0, 3))).to.deep.equal([
@@ -205,18 +205,18 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await page.goto(dashboardUrl(`/leaderboards/${board}?limit=5`));
     expect((await entryRows(page)).map((row) => row[0])).to.deep.equal(['1', '2', '3', '4', '5']);
     expect(await page.getByRole('navigation', { name: 'Entry pages' }).textContent()).to.include('1–5 of 7');
-    await page.getByRole('link', { name: 'Next 5' }).click();
+    await page.getByRole('link', { name: 'Next page', exact: true }).click();
     expect((await entryRows(page)).map((row) => [row[0], row[2]])).to.deep.equal([
       ['6', '20'],
       ['7', '10'],
     ]);
-    await page.getByRole('link', { name: 'Previous 5' }).click();
+    await page.getByRole('link', { name: 'Previous page', exact: true }).click();
     expect((await entryRows(page)).map((row) => row[0])).to.deep.equal(['1', '2', '3', '4', '5']);
 
     // The engine's validation, as the API's: a cron that is not one, an id already taken.
     await openSection(page, 'Leaderboards');
     await page.getByLabel('Id', { exact: true }).fill(uniqueId('badcron'));
-    await page.getByLabel('Starts a new season').selectOption('custom');
+    await page.getByLabel('Reset schedule').selectOption('custom');
     await page.getByLabel('Custom cron expression').fill('every monday');
     await page.getByRole('button', { name: 'Create leaderboard' }).click();
     expect(await page.locator('h1').textContent()).to.equal('That did not work');
@@ -229,7 +229,7 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
 
     await page.goto(dashboardUrl(`/leaderboards/${board}`));
     await page.getByRole('button', { name: 'Delete leaderboard', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Yes, delete Paged' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, delete the leaderboard' }).click();
     await page.waitForURL(/\/dashboard\/leaderboards\?done=deleted$/);
     expect(await boardFromApi(game, board)).to.equal(undefined);
     const audit = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
@@ -285,12 +285,14 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     expect(await page.locator('h1').textContent()).to.equal(evil);
     expect(await page.locator('section[aria-labelledby="entries-heading"] > .table-wrap .lb-name').first().textContent()).to.equal(evil);
     expect(await page.locator('.lb-metadata').first().textContent()).to.equal(JSON.stringify({ note: evil }));
-    // The name in a button and in the question it asks, as text too.
+    // The name in the accessible name of its "Remove score" button (an attribute), as text too; the question it opens names nobody.
     await page
       .getByRole('table', { name: /^Entries of/ })
       .getByRole('button', { name: `Remove score of ${evil}`, exact: true })
       .click();
-    expect(await page.getByRole('dialog').locator('p').textContent()).to.equal(`Remove ${evil}'s score of 8? They may report again.`);
+    expect(await page.getByRole('dialog').locator('p').textContent()).to.equal(
+      'Remove this score from the season? The player may report again.',
+    );
     expect(await page.locator('script:not([src])').count()).to.equal(0);
     expect(observed.dialogs).to.deep.equal([]);
     expect(observed.problems).to.deep.equal([]);

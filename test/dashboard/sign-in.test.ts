@@ -35,7 +35,7 @@ describe('The dashboard in Chromium: signing in and out', function () {
     const { page, close } = await openPage(browser, dashboardUrl('/sign-in'), PHONE);
     await page.getByLabel('Secret key').fill('sk_not-a-real-key');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    expect(await page.getByRole('alert').textContent()).to.match(/secret key is not valid/);
+    expect(await page.getByRole('alert').textContent()).to.match(/^Invalid secret key/);
     await page.goto(dashboardUrl('/overview'));
     expect(new URL(page.url()).pathname).to.equal('/dashboard/sign-in');
     await expectAccessible(page, 'the sign-in page with an error');

@@ -33,7 +33,7 @@ export async function signInAsAdmin(browser: Browser, gameName?: string, viewpor
   if (gameName !== undefined) {
     const open = page.getByRole('button', { name: `Open ${gameName}`, exact: true });
     // The picker pages oldest first, 50 at a time.
-    while ((await open.count()) === 0) await page.getByRole('link', { name: /^Next \d+ games$/ }).click();
+    while ((await open.count()) === 0) await page.getByRole('link', { name: 'Next page', exact: true }).click();
     await open.click();
     await page.waitForURL(/\/dashboard\/overview$/);
   }

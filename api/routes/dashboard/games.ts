@@ -35,8 +35,7 @@ export const gamesPageEndpoint = endpoint({
           <td>${postButton(screen, `/games/${encodeURIComponent(game.id)}/open`, `Open ${game.name}`)}</td>
         </tr>`,
     );
-    const more =
-      offset + PAGE < total ? html`<p><a href="${href(screen, `/games?offset=${offset + PAGE}`)}">Next ${PAGE} games</a></p>` : html``;
+    const more = offset + PAGE < total ? html`<p><a href="${href(screen, `/games?offset=${offset + PAGE}`)}">Next page</a></p>` : html``;
     const body = html`<section class="card">
         <h2>Games (${total})</h2>
         ${dataTable(['Name', 'Id', 'Created', { hidden: 'Open' }], rows)} ${more}
@@ -86,7 +85,7 @@ export const createGameEndpoint = endpoint({
         <dd><code class="secret" id="new-secret-key">${game.secretKey}</code></dd>
       </dl>
       <p><strong>Copy the secret key now: it is shown only this once.</strong></p>
-      <p><a class="button primary" href="${href(screen, '/overview')}">Go to the Overview</a></p>
+      <p><a class="button primary" href="${href(screen, '/overview')}">Continue to the game</a></p>
     </section>`;
     return pageReply(dashboardPage(screen, { title: 'Game created', body: body_ }));
   },

@@ -173,12 +173,12 @@ function settingsForm(screen: Screen, board: Leaderboard | null): Html {
     </fieldset>
     <div class="lb-check">
       <input id="${p}-client" name="client_reports" type="checkbox" value="on" ${(board?.clientReports ?? true) ? html`checked` : html``} />
-      <label for="${p}-client">Game clients may report scores</label>
+      <label for="${p}-client">Client reports: game clients may report scores</label>
     </div>
     <fieldset>
       <legend>Reset schedule</legend>
       <div class="stack-fields">
-        <label for="${p}-schedule">Starts a new season</label>
+        <label for="${p}-schedule">Reset schedule: a new season starts</label>
         <select id="${p}-schedule" name="schedule">
           ${(['none', 'daily', 'weekly', 'monthly', 'custom'] as const).map((key) => option(key, SCHEDULE_LABELS[key], key === preset))}
         </select>
@@ -224,9 +224,9 @@ export const leaderboardsPageEndpoint = endpoint({
       (board) =>
         html`<tr>
           <td>
-            <a href="${href(screen, boardPath(board.id))}"><code>${board.id}</code></a>
+            <a href="${href(screen, boardPath(board.id))}">${board.name}</a>
           </td>
-          <td>${board.name}</td>
+          <td><code>${board.id}</code></td>
           <td>${board.type}</td>
           <td>${board.sortOrder === 'desc' ? 'Highest first' : 'Lowest first'}</td>
           <td>${board.updateStrategy}</td>
@@ -235,16 +235,16 @@ export const leaderboardsPageEndpoint = endpoint({
         </tr>`,
     );
     const pager = html`<nav class="pager" aria-label="Leaderboard pages">
-      ${offset > 0 ? html`<a href="${href(screen, `/leaderboards?limit=${limit}&offset=${Math.max(0, offset - limit)}`)}">Previous ${limit}</a>` : html``}
+      ${offset > 0 ? html`<a href="${href(screen, `/leaderboards?limit=${limit}&offset=${Math.max(0, offset - limit)}`)}">Previous page</a>` : html``}
       <span class="muted"
         >${total === 0 ? 'None yet' : `${Math.min(offset + 1, total)}–${Math.min(total, offset + limit)} of ${total}`}</span
       >
-      ${offset + limit < total ? html`<a href="${href(screen, `/leaderboards?limit=${limit}&offset=${offset + limit}`)}">Next ${limit}</a>` : html``}
+      ${offset + limit < total ? html`<a href="${href(screen, `/leaderboards?limit=${limit}&offset=${offset + limit}`)}">Next page</a>` : html``}
     </nav>`;
     const body = html`${notice(query.done && DONE[query.done])}
       <section class="card">
-        <h2>All leaderboards (${total})</h2>
-        ${dataTable(['Id', 'Name', 'Type', 'Order', 'Strategy', { label: 'Season', numeric: true }, 'Reset'], rows)} ${pager}
+        <h2>The game's boards (${total})</h2>
+        ${dataTable(['Name', 'Id', 'Type', 'Order', 'Strategy', { label: 'Season', numeric: true }, 'Reset'], rows)} ${pager}
       </section>
       <section class="card">
         <h2>Create leaderboard</h2>
@@ -394,9 +394,9 @@ function entriesTable(screen: Screen, board: Leaderboard, entries: PlayerEntry[]
                   ${confirmButton(
                     screen,
                     `${boardPath(board.id)}/scores/${encodeURIComponent(entry.player.id)}/remove`,
-                    `Remove score of ${entry.player.displayName}`,
-                    `Remove ${entry.player.displayName}'s score of ${entry.score}? They may report again.`,
-                    `Yes, remove ${entry.player.displayName}'s score`,
+                    { text: 'Remove score', name: `Remove score of ${entry.player.displayName}` },
+                    'Remove this score from the season? The player may report again.',
+                    'Yes, remove the score',
                   )}
                 </td>`
           }
@@ -478,11 +478,11 @@ export const leaderboardPageEndpoint = endpoint({
     }
 
     const pager = html`<nav class="pager" aria-label="Entry pages">
-      ${offset > 0 ? html`<a href="${here({ offset: Math.max(0, offset - limit) })}">Previous ${limit}</a>` : html``}
+      ${offset > 0 ? html`<a href="${here({ offset: Math.max(0, offset - limit) })}">Previous page</a>` : html``}
       <span class="muted"
         >${page.total === 0 ? 'No entries' : `${Math.min(offset + 1, page.total)}–${Math.min(page.total, offset + limit)} of ${page.total}`}</span
       >
-      ${offset + limit < page.total ? html`<a href="${here({ offset: offset + limit })}">Next ${limit}</a>` : html``}
+      ${offset + limit < page.total ? html`<a href="${here({ offset: offset + limit })}">Next page</a>` : html``}
     </nav>`;
 
     const next = board.resetSchedule ? nextResetAt(board.resetSchedule, new Date()) : null;
@@ -506,10 +506,12 @@ export const leaderboardPageEndpoint = endpoint({
     );
 
     const body = html`${notice(query.done && DONE[query.done])}
-      <p><a href="${href(screen, '/leaderboards')}">All leaderboards</a></p>
+      <p><a href="${href(screen, '/leaderboards')}">Back to the list</a></p>
       <section class="card">
-        <h2>${board.name} <code class="muted">${board.id}</code></h2>
+        <h2>Current season</h2>
         <dl class="lb-facts">
+          <dt>Id</dt>
+          <dd><code>${board.id}</code></dd>
           <dt>Season</dt>
           <dd>${board.season}, since ${when(board.seasonStartedAt)}</dd>
           <dt>Reset</dt>
@@ -530,7 +532,14 @@ export const leaderboardPageEndpoint = endpoint({
           ${archived ? html`<input type="hidden" name="season" value="${asked}" />` : html``}
           <div class="stack-fields">
             <label for="find-player">Find a player</label>
-            <input id="find-player" name="search" maxlength="64" value="${search ?? ''}" aria-describedby="find-player-hint" />
+            <input
+              id="find-player"
+              name="search"
+              type="search"
+              maxlength="64"
+              value="${search ?? ''}"
+              aria-describedby="find-player-hint"
+            />
             <p class="hint" id="find-player-hint">A player id, an alias id or the start of a display name</p>
           </div>
           <button type="submit" class="button">Find</button>
@@ -551,8 +560,8 @@ export const leaderboardPageEndpoint = endpoint({
           screen,
           `${boardPath(board.id)}/delete`,
           'Delete leaderboard',
-          `Delete ${board.name} and all its scores, archived seasons included? This cannot be undone.`,
-          `Yes, delete ${board.name}`,
+          'Delete this leaderboard and all its scores, archived seasons included? This cannot be undone.',
+          'Yes, delete the leaderboard',
         )}
       </section>`;
     return pageReply(dashboardPage(screen, { title: board.name, section: 'Leaderboards', body }));

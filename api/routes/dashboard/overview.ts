@@ -35,8 +35,8 @@ export const overviewPageEndpoint = endpoint({
           ${stat('Ranked entries', counts.rankedEntries, 'ranked')} ${stat('Pending persistence', counts.pendingPersistence, 'pending')}
         </dl>
         <p class="hint">
-          Counted at ${counts.countedAt.toISOString().slice(11, 19)} UTC (at most a minute ago). Pending persistence: score changes accepted
-          but not yet written to PostgreSQL.
+          Counted at ${counts.countedAt.toISOString().slice(11, 19)} UTC (at most a minute ago). Pending: score changes accepted but not yet
+          written to PostgreSQL.
         </p>
       </section>
       <section class="card" aria-labelledby="reports-title">

@@ -68,14 +68,14 @@ function searchForm(screen: Screen, search: string | undefined) {
 
 function resultsTable(screen: Screen, players: PlayerSummary[]) {
   return html`${dataTable(
-    ['Id', 'Display name', 'Clan', 'Banned'],
+    ['Display name', 'Id', 'Clan', 'Banned'],
     players.map(
       (player) =>
         html`<tr>
           <td>
-            <a href="${href(screen, playerPath(player.id))}"><code>${player.id}</code></a>
+            <a class="player-name" href="${href(screen, playerPath(player.id))}">${player.displayName}</a>
           </td>
-          <td class="player-name">${player.displayName}</td>
+          <td><code>${player.id}</code></td>
           <td>${player.clanId ?? html`<span class="muted">None</span>`}</td>
           <td>${player.bannedAt ? 'Banned' : 'No'}</td>
         </tr>`,
@@ -108,8 +108,8 @@ export const playersPageEndpoint = endpoint({
       const pager =
         offset > 0 || offset + limit < found.total
           ? html`<nav class="pager" aria-label="Result pages">
-              ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous players') : html``}
-              ${offset + limit < found.total ? pageLink(offset + limit, 'Next players') : html``}
+              ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous page') : html``}
+              ${offset + limit < found.total ? pageLink(offset + limit, 'Next page') : html``}
             </nav>`
           : html``;
       results = html`<section class="card" aria-labelledby="results-heading">
@@ -175,8 +175,6 @@ export const playerPageEndpoint = endpoint({
         <dl class="keys">
           <dt>Player id</dt>
           <dd><code>${player.id}</code></dd>
-          <dt>Display name</dt>
-          <dd class="player-name">${player.displayName}</dd>
           <dt>Clan</dt>
           <dd>${player.clanId ?? html`<span class="muted">None</span>`}</dd>
           <dt>Aliases</dt>
@@ -226,7 +224,7 @@ export const playerPageEndpoint = endpoint({
         <h2>Moderation</h2>
         ${ban}
       </section>`;
-    return pageReply(dashboardPage(screen, { title: `Player ${player.displayName}`, section: 'Players', body }));
+    return pageReply(dashboardPage(screen, { title: player.displayName, section: 'Players', body }));
   },
 });
 

@@ -38,7 +38,7 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
       <td>${key.name}</td>
       <td><code>${key.id}</code></td>
       <td>${day(key.createdAt)}</td>
-      <td>${key.revokedAt ? day(key.revokedAt) : html`<span class="muted">active</span>`}</td>
+      <td>${key.revokedAt ? `Revoked ${day(key.revokedAt)}` : html`<span class="muted">Active</span>`}</td>
       <td>
         ${
           key.revokedAt
@@ -47,8 +47,8 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
                 screen,
                 `/settings/keys/${encodeURIComponent(key.id)}/revoke`,
                 'Revoke',
-                `Revoke the key "${key.name}"? Whatever uses it is refused from now on; this cannot be undone.`,
-                `Yes, revoke ${key.name}`,
+                'Revoke this key? Whatever uses it is refused from now on; this cannot be undone.',
+                'Yes, revoke the key',
               )
         }
       </td>
@@ -61,11 +61,11 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
     : html``;
   const pager =
     offset + PAGE < total
-      ? html`<p class="pager"><a href="${href(screen, `/settings?offset=${offset + PAGE}`)}">Next ${PAGE} keys</a></p>`
+      ? html`<p class="pager"><a href="${href(screen, `/settings?offset=${offset + PAGE}`)}">Next page</a></p>`
       : html``;
   const body = html`${notice(shown.done)}${revealed}
     <section class="card" aria-labelledby="external-title">
-      <h2 id="external-title">External Service Settings</h2>
+      <h2 id="external-title"><a href="#external-title">External Service Settings</a></h2>
       <p class="hint">Third-party keys give bots and other integrations read-only access (the Api-Key header).</p>
       ${dataTable(
         ['Name', 'Key id', 'Created (UTC)', 'Revoked (UTC)', { hidden: 'Actions' }],
@@ -85,7 +85,7 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
       )}
     </section>
     <section class="card" aria-labelledby="api-keys-title">
-      <h2 id="api-keys-title">API keys</h2>
+      <h2 id="api-keys-title"><a href="#api-keys-title">API keys</a></h2>
       <dl class="keys">
         <dt>Game id</dt>
         <dd><code>${game.id}</code></dd>
@@ -145,7 +145,7 @@ export const createKeyEndpoint = endpoint({
   async handler({ caller: { game }, body, app, req, res }) {
     const key = await app.engine.thirdPartyKeys.create(game.id, body.name, 'dashboard');
     // In this answer only: the key is never stored but as a hash, nor kept in the session.
-    const revealed = { label: `New key "${key.name}"`, value: key.apiKey, id: 'new-api-key' };
+    const revealed = { label: 'New third-party key', value: key.apiKey, id: 'new-api-key' };
     return pageReply(await settingsPage(screenOf(app, req, res, game), game, 0, { revealed }));
   },
 });

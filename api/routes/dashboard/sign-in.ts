@@ -12,7 +12,6 @@ import { csrfField } from './session.js';
 export function signInPage(screen: Screen, error?: string): string {
   const body = html`${notice(error, 'error')}
     <section class="card narrow">
-      <h2>Sign in to the dashboard</h2>
       ${postForm(
         screen,
         '/sign-in',
@@ -115,8 +114,11 @@ export const signInEndpoint = endpoint({
     }
     // The dashboard's error pages answer this one with the sign-in page and the message (401).
     throw secretKey === undefined
-      ? new AuthenticationError('invalid_admin_token', 'That admin token is not valid. Check it and try again.')
-      : new AuthenticationError('invalid_key', 'That secret key is not valid. Check it and try again.');
+      ? new AuthenticationError(
+          'invalid_admin_token',
+          'Invalid admin token: it is wrong, or ADMIN_TOKEN has changed. Check it and try again.',
+        )
+      : new AuthenticationError('invalid_key', 'Invalid secret key: it is wrong, or it was rotated. Check it and try again.');
   },
 });
 

@@ -76,20 +76,26 @@ export function postButton(screen: Screen, action: string, label: string, classN
 }
 
 /**
- * A change that asks first: a button (named `label`) opens a popover with the question, any fields the
- * change takes, and the button that does it. The popover is the browser's own (`popovertarget`): it needs no
- * script, opens in front of scrolling tables, moves focus into itself and closes on Escape.
+ * A change that asks first: a button opens a popover with the question, any fields the change takes, and
+ * the button that does it. The popover is the browser's own (`popovertarget`): it needs no script, opens in
+ * front of scrolling tables, moves focus to "Cancel" and closes on Escape. The question names nothing
+ * stored (a name already shows beside the button); a button in a list says whose it is in its accessible
+ * name (`{ text, name }`).
  */
 export function confirmButton(
   screen: Screen,
   action: string,
-  label: string,
+  label: string | { text: string; name: string },
   question: string,
   confirmLabel: string,
   fields: Html = html``,
 ): Html {
   const id = `confirm-${++screen.confirmations}`;
-  return html`<button type="button" class="button danger" popovertarget="${id}">${label}</button>
+  const trigger =
+    typeof label === 'string'
+      ? html`<button type="button" class="button danger" popovertarget="${id}">${label}</button>`
+      : html`<button type="button" class="button danger" popovertarget="${id}" aria-label="${label.name}">${label.text}</button>`;
+  return html`${trigger}
     <div id="${id}" popover class="confirm" role="dialog" aria-labelledby="${id}-question">
       <p id="${id}-question">${question}</p>
       ${postForm(
@@ -189,7 +195,7 @@ export function dashboardPage(screen: Screen, { title, section, body, scripts = 
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header class="top">
-          <a class="brand" href="${href(screen, '')}">Leaderboards</a>
+          <a class="brand" href="${href(screen, '')}">Leaderboard service</a>
           ${who}
         </header>
         ${nav}
