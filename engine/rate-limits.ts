@@ -6,9 +6,11 @@ import type { RedisClient } from './redis.js';
 export interface Limiter {
   /** Counts one use by `key`; throws RateLimitedError when it is over the limit. */
   consume(key: string): Promise<void>;
+  /** Gives back the use `consume` counted (for limits that count only failures). */
+  refund(key: string): Promise<void>;
 }
 
-const UNLIMITED: Limiter = { consume: async () => undefined };
+const UNLIMITED: Limiter = { consume: async () => undefined, refund: async () => undefined };
 
 /** Abuse limits, counted in Redis so every process shares them. */
 export class RateLimits {
@@ -34,6 +36,9 @@ export class RateLimits {
           if (rejection instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
           throw rejection;
         }
+      },
+      async refund(key) {
+        await limiter.reward(key, 1);
       },
     };
   }

@@ -22,11 +22,20 @@ export function rateLimits(limits: EngineRateLimits, config: Readonly<Config>) {
     thirdParty: limit(limits, 'third-party', thirdPartyPerKeyPerSecond, 1, (_req, res) => callerId(res, 'keyId')),
     web: limit(limits, 'web', webPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
     dashboard: limit(limits, 'dashboard', dashboardPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
-    dashboardSignIn: limit(limits, 'dashboard-sign-in', dashboardSignInsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown'),
+    // Failed sign-ins only: a right key gives its attempt back (`refundAttempt`), so signing in often is never held up.
+    dashboardSignIn: limit(limits, 'dashboard-sign-in', dashboardSignInsPerIpPerMinute, 60, (req) => req.ip ?? 'unknown', {
+      refundable: true,
+    }),
   };
 }
 
 export type RateLimits = ReturnType<typeof rateLimits>;
+
+/** Gives back the attempt a refundable limit counted for this request (a success that should not count). */
+export async function refundAttempt(res: Response): Promise<void> {
+  const refund = res.locals.refundAttempt as (() => Promise<void>) | undefined;
+  await refund?.();
+}
 
 /** The id a per-caller limit counts by, from the caller the endpoint's authenticator left. */
 function callerId(res: Response, field: 'playerId' | 'keyId'): string {
@@ -41,11 +50,15 @@ function limit(
   points: number,
   durationSeconds: number,
   keyOf: (req: Request, res: Response) => string,
+  { refundable = false } = {},
 ): RequestHandler {
   if (points === 0) return (_req, _res, next) => next();
   const limiter = limits.limiter(name, points, durationSeconds);
   return async (req, res, next) => {
-    await limiter.consume(keyOf(req, res));
+    const key = keyOf(req, res);
+    // Counted before the work, so a flood is refused before anything is checked; the route may give it back.
+    await limiter.consume(key);
+    if (refundable) res.locals.refundAttempt = () => limiter.refund(key);
     next();
   };
 }

@@ -5,7 +5,7 @@ import { createGame, uniqueId } from '../helpers/fixtures.js';
 import { MATRIX_ROWS, rowName, type MatrixWorld } from '../security/matrix-rows.js';
 import { snapshotGames } from '../security/snapshot.js';
 import { buildGameWorld } from '../security/world.js';
-import { csrfOf, httpSession, type HttpSession } from './support.js';
+import { ADMIN_TOKEN, csrfOf, httpSession, type HttpSession } from './support.js';
 
 /** Every dashboard request that changes something, as the auth matrix builds it from the route descriptors. */
 const CHANGES = MATRIX_ROWS.filter((row) => row.endpoint.tag === 'Dashboard' && row.method !== 'get');
@@ -147,6 +147,28 @@ describe('dashboard security: CSRF, cookies, limits and games kept apart', funct
     expect(res.status).to.equal(429);
     expect(res.headers['retry-after']).to.match(/^\d+$/);
     expect(res.headers['content-type']).to.match(/^text\/html/);
+  });
+
+  it('when a right key signs in more often than the limit, then every sign-in succeeds: only failed attempts count', async () => {
+    const app = appWith({ RATE_LIMIT_DASHBOARD_SIGNINS_PER_IP_PER_MINUTE: '3' });
+    // Each attempt from a fresh browser (its own sign-in page and token), all from one IP.
+    const signIn = async (fields: Record<string, string>) => {
+      const agent = request.agent(app);
+      const csrf = csrfOf((await agent.get('/dashboard/sign-in')).text);
+      return agent
+        .post('/dashboard/sign-in')
+        .type('form')
+        .send({ ...fields, _csrf: csrf });
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await signIn({ secret_key: w.a.game.secretKey })).status);
+    for (let i = 0; i < 2; i++) statuses.push((await signIn({ admin_token: ADMIN_TOKEN })).status);
+    expect(statuses).to.deep.equal([303, 303, 303, 303, 303]);
+    // The three failures the limit allows, then 429 for a wrong key and a right one alike.
+    const failures: number[] = [];
+    for (let i = 0; i < 4; i++) failures.push((await signIn({ secret_key: 'sk_wrong' })).status);
+    failures.push((await signIn({ secret_key: w.a.game.secretKey })).status);
+    expect(failures).to.deep.equal([401, 401, 401, 429, 429]);
   });
 
   it('when one IP asks for more dashboard pages than its limit, then 429', async () => {

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { AuthenticationError } from '../../../engine/errors.js';
+import { refundAttempt } from '../../middleware/rate-limit.js';
 import { endpoint } from '../endpoint.js';
 import { object, optional } from '../schemas.js';
 import { dashboardPage, href, html, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
@@ -89,7 +90,7 @@ export const signInEndpoint = endpoint({
   tag: 'Dashboard',
   summary: 'Sign in',
   description:
-    'With secret_key: signs in to that game (audited as dashboard.sign_in). With admin_token (or the admin token given as secret_key): signs in as the operator, who picks a game next. A wrong key answers the sign-in page again with an error (401). Rate limited per IP.',
+    'With secret_key: signs in to that game (audited as dashboard.sign_in). With admin_token (or the admin token given as secret_key): signs in as the operator, who picks a game next. A wrong key answers the sign-in page again with an error (401). Failed attempts are rate limited per IP (a success gives its attempt back).',
   credentials: 'none',
   servedFromAppUrl: true,
   rateLimit: 'dashboardSignIn',
@@ -104,13 +105,16 @@ export const signInEndpoint = endpoint({
     if (secretKey !== undefined) {
       const game = await app.sessions.signInWithSecretKey(req, secretKey);
       if (game) {
-        await app.engine.auditLog.signedIn(game.id, 'secret_key');
+        await Promise.all([app.engine.auditLog.signedIn(game.id, 'secret_key'), refundAttempt(res)]);
         return seeOther(app, res, '/overview');
       }
     }
     // The admin token is understood in either field: the sign-in page has one button for both.
     for (const token of [adminToken, secretKey]) {
-      if (token !== undefined && (await app.sessions.signInWithAdminToken(req, token))) return seeOther(app, res, '/games');
+      if (token !== undefined && (await app.sessions.signInWithAdminToken(req, token))) {
+        await refundAttempt(res);
+        return seeOther(app, res, '/games');
+      }
     }
     // The dashboard's error pages answer this one with the sign-in page and the message (401).
     throw secretKey === undefined
