@@ -86,24 +86,27 @@ export class SeasonService {
   /** Every season of a board, newest first: the current one, ended ones awaiting their archive, archived ones. */
   async list(board: Leaderboard): Promise<{ currentSeason: number; seasons: SeasonSummary[] }> {
     const { rankings, archives } = this.deps;
-    const [current, started, pending, archived, total] = await Promise.all([
+    // Redis before PostgreSQL: the worker commits an archive before it drops the season's Redis keys, so
+    // a season read here as pending (its count 0 if dropped meanwhile) is found archived below, which wins.
+    const endedInRedis = async () =>
+      Promise.all(
+        [...(await rankings.pendingArchives(board))].map(async ([season, times]) => ({
+          season,
+          startedAt: new Date(times.startedAt),
+          endedAt: new Date(times.endedAt),
+          total: await rankings.endedCount(board, season),
+        })),
+      );
+    const [current, started, total, pending] = await Promise.all([
       rankings.currentSeason(board),
       rankings.currentSeasonStart(board),
-      rankings.pendingArchives(board),
-      archives.list(board.internalId),
       rankings.count(board),
+      endedInRedis(),
     ]);
+    const archived = await archives.list(board.internalId);
     const seasons = new Map<number, SeasonSummary>();
+    for (const ended of pending) seasons.set(ended.season, ended);
     for (const { season, startedAt, endedAt, total } of archived) seasons.set(season, { season, startedAt, endedAt, total });
-    for (const [season, times] of pending) {
-      if (seasons.has(season)) continue;
-      seasons.set(season, {
-        season,
-        startedAt: new Date(times.startedAt),
-        endedAt: new Date(times.endedAt),
-        total: await rankings.endedCount(board, season),
-      });
-    }
     seasons.set(current, { season: current, startedAt: started, endedAt: null, total });
     return { currentSeason: current, seasons: [...seasons.values()].sort((a, b) => b.season - a.season) };
   }
