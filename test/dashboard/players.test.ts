@@ -13,7 +13,7 @@ import {
   type TestPlayer,
 } from '../helpers/fixtures.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { dashboardUrl, expectAccessible, openSection, signInWithSecretKey } from './support.js';
+import { dashboardUrl, expectAccessible, httpSession, openSection, signInWithSecretKey } from './support.js';
 
 const XSS_NAME = '<script>alert(1)</script>';
 
@@ -171,6 +171,18 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
   });
 
   it('when the Audit log is opened, then the dashboard’s changes and sign-ins are listed newest first', async () => {
+    // A player of its own, renamed, banned and unbanned through the dashboard's forms.
+    const subject = await namedPlayer(game, 'Audit Subject');
+    const forms = await httpSession({ secretKey: game.secretKey });
+    const path = `/players/${encodeURIComponent(subject.playerId)}`;
+    for (const [action, fields] of [
+      ['', { display_name: 'Audit Subject Renamed' }],
+      ['/ban', { reason: 'Impossible run' }],
+      ['/unban', {}],
+    ] as const) {
+      await forms.page(path);
+      expect((await forms.post(`${path}${action}`, fields)).status, action || 'update').to.equal(303);
+    }
     const { page, close } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Audit log');
     const rows = await page.locator('table tbody tr').evaluateAll((trs) =>
@@ -181,7 +193,7 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
         target: tr.children[3]!.textContent!.trim(),
       })),
     );
-    const index = (action: string) => rows.findIndex((row) => row.action === action && row.target === target.playerId);
+    const index = (action: string) => rows.findIndex((row) => row.action === action && row.target === subject.playerId);
     for (const action of ['player.update', 'player.ban', 'player.unban']) {
       expect(index(action), action).to.be.at.least(0);
       expect(rows[index(action)]!.actor, action).to.equal('dashboard');
