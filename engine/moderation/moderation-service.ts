@@ -95,8 +95,9 @@ export class ModerationService {
   async erase(gameId: string, playerId: string, actor: Actor): Promise<void> {
     const { transact, players, scores, audit, rankings, leaderboards } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
-    await transact(async (client) => {
-      if (!(await players.in(client).lock(gameId, playerId))) throw unknownPlayer(playerId);
+    const erased = await transact(async (client) => {
+      const locked = await players.in(client).lock(gameId, playerId);
+      if (!locked) throw unknownPlayer(playerId);
       const boards = await leaderboards.all(gameId);
       for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
       await rankings.moderate(boards, playerId, 'ban');
@@ -105,14 +106,17 @@ export class ModerationService {
       await this.deps.archives.erasePlayer(client, gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
+      return locked;
     });
     await this.deps.invalidator.playerChanged(playerId);
+    // Their clan has one member fewer: cached member counts go in every process.
+    if (erased.clanId !== null) await this.deps.invalidator.clansChanged();
   }
 
   private async setBan(gameId: string, playerId: string, ban: { reason: string | null } | null, actor: Actor): Promise<Player> {
-    const { transact, players, audit } = this.deps;
+    const { transact, players, audit, invalidator } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
-    return transact(async (client) => {
+    const { player, changed, clanId } = await transact(async (client) => {
       const before = await players.in(client).lock(gameId, playerId);
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
@@ -120,7 +124,8 @@ export class ModerationService {
       if (ban) await this.deps.archives.hidePlayer(client, gameId, playerId);
       else await this.deps.archives.showPlayer(client, gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
-      if (before.banned !== (ban !== null)) {
+      const changed = before.banned !== (ban !== null);
+      if (changed) {
         await audit.in(client).record({
           gameId,
           actor,
@@ -129,8 +134,11 @@ export class ModerationService {
           details: ban ? { reason: ban.reason } : {},
         });
       }
-      return player;
+      return { player, changed, clanId: before.clanId };
     });
+    // A clan's member count leaves out banned members: cached counts go in every process.
+    if (changed && clanId !== null) await invalidator.clansChanged();
+    return player;
   }
 }
 

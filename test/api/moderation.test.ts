@@ -330,6 +330,30 @@ describe('moderation: remove a score, ban and unban a player', function () {
       );
     });
 
+    it('when a clan member is banned, unbanned and erased, then the clan record counts its members at once each time', async () => {
+      const leaderboard = await createLeaderboard(game, { type: 'clan' });
+      const clan = await createClan(game);
+      const members = await signupMany(game, 3);
+      await joinClan(game, clan, members);
+      await reportScores(
+        game,
+        leaderboard,
+        members.map((member, i) => [member, 10 * (i + 1)]),
+      );
+      const memberCount = async () => {
+        const res = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${clan}`).set('Api-Key', apiKey).expect(200);
+        return (res.body.clan ?? res.body).member_count as number;
+      };
+      // Read first, so the count is cached: a change must not leave the cached count behind.
+      expect(await memberCount()).to.equal(3);
+      await ban(game, members[0]!.playerId).expect(200);
+      expect(await memberCount()).to.equal(2);
+      await unban(game, members[0]!.playerId).expect(200);
+      expect(await memberCount()).to.equal(3);
+      await api().delete(`/api/v1/server/players/${members[1]!.playerId}`).set(secretKey(game)).expect(204);
+      expect(await memberCount()).to.equal(2);
+    });
+
     it('when a banned player has an Idempotency-Key answer from before the ban, then its retry is refused too', async () => {
       const leaderboard = await createLeaderboard(game);
       const player = await signup(game);
