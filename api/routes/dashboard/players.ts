@@ -73,7 +73,7 @@ function resultsTable(screen: Screen, players: PlayerSummary[]) {
       (player) =>
         html`<tr>
           <td>
-            <a class="player-name" href="${href(screen, playerPath(player.id))}">${player.displayName}</a>
+            <a href="${href(screen, playerPath(player.id))}">${player.displayName}</a>
           </td>
           <td><code>${player.id}</code></td>
           <td>${player.clanId ?? html`<span class="muted">None</span>`}</td>

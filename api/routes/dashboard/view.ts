@@ -91,11 +91,8 @@ export function confirmButton(
   fields: Html = html``,
 ): Html {
   const id = `confirm-${++screen.confirmations}`;
-  const trigger =
-    typeof label === 'string'
-      ? html`<button type="button" class="button danger" popovertarget="${id}">${label}</button>`
-      : html`<button type="button" class="button danger" popovertarget="${id}" aria-label="${label.name}">${label.text}</button>`;
-  return html`${trigger}
+  const { text, name } = typeof label === 'string' ? { text: label, name: label } : label;
+  return html`<button type="button" class="button danger" popovertarget="${id}" aria-label="${name}">${text}</button>
     <div id="${id}" popover class="confirm" role="dialog" aria-labelledby="${id}-question">
       <p id="${id}-question">${question}</p>
       ${postForm(
