@@ -43,8 +43,28 @@ export class PersistenceQueue {
     );
   }
 
-  /** Queues one job per given leaderboard (those with changes waiting and no job yet). */
-  async request(internalIds: number[]): Promise<void> {
+  /** Boards asked for in this turn of the event loop, queued together. */
+  private asked = new Set<number>();
+  private queueing: Promise<void> | undefined;
+
+  /**
+   * Queues one job per given leaderboard (those with changes waiting and no job yet). Requests made in
+   * the same turn of the event loop go in one bulk add per shard: a round that ends a thousand
+   * seasons, or reports to many boards at once, queue their jobs in a few round trips, not one each.
+   */
+  request(internalIds: number[]): Promise<void> {
+    if (internalIds.length === 0) return Promise.resolve();
+    for (const id of internalIds) this.asked.add(id);
+    this.queueing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const ids = [...this.asked];
+      this.asked = new Set();
+      this.queueing = undefined;
+      return this.add(ids);
+    });
+    return this.queueing;
+  }
+
+  private async add(internalIds: number[]): Promise<void> {
     const byShard = new Map<number, number[]>();
     for (const id of internalIds) {
       const shard = id % this.shards.length;
