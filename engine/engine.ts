@@ -32,7 +32,7 @@ import { PersistenceMarks } from './persistence/marks.js';
 import { ScoreStore } from './persistence/score-store.js';
 import { Persister } from './persistence/persister.js';
 import { DatasetGuard } from './persistence/dataset.js';
-import { Rebuild } from './rebuild.js';
+import { BoardRecovery, Rebuild } from './rebuild.js';
 import { Maintenance } from './maintenance.js';
 import { SeasonStore } from './seasons/season-store.js';
 import { ResetSchedules } from './seasons/reset-schedules.js';
@@ -136,12 +136,22 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     archives: new SeasonStore(pool),
   };
   const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
-  const schedules = new ResetSchedules(redis, prefix);
+  const schedules = new ResetSchedules(redis, prefix, rankings);
   const liveState = new LiveState(rankings, stores.players, stores.scores, schedules);
+  const recovery = new BoardRecovery({
+    redis,
+    prefix,
+    leaderboards: stores.leaderboards,
+    liveState,
+    rankings,
+    detectLoss: () => dataset.detectLoss(),
+    logger,
+  });
+  // A board that lost its live state is rebuilt before anything reads or changes it.
+  rankings.recoverWith((board) => recovery.recover(board));
   const invalidator = new Invalidator(redis, invalidationChannel(prefix), logger);
   const seasons = new SeasonService({
     rankings,
-    marks,
     leaderboards: stores.leaderboards,
     archives: stores.archives,
     schedules,
@@ -150,7 +160,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     logger,
     announce: () => invalidator.leaderboardsChanged(),
   });
-  const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, liveState, logger });
+  const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, rankings, recovery, logger });
   const reconciler = new ClanReconciler({
     redis,
     prefix,
@@ -180,7 +190,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     stores,
     marks,
     rankings,
-    liveState,
+    recovery,
     schedules,
     seasons,
     invalidator,
@@ -216,7 +226,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const leaderboards = new LeaderboardService(
       stores.leaderboards,
       rankings,
-      core.liveState,
+      core.recovery,
       invalidator,
       { archives: stores.archives, schedules: core.schedules },
       { transact, log: stores.audit },

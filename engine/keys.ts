@@ -31,9 +31,9 @@ export interface LeaderboardKeys {
    */
   clanClock: string;
   /**
-   * string: the current season's number; absent until the board's first report (then PostgreSQL's).
-   * On latest and sum boards it is also the sign that Redis holds the board's entries: only the
-   * board's preparation (creation, rebuild) sets it there, and reports wait for it.
+   * string: '<current season>' or '<current season>:<its scheduled reset, ms>'. Only the board's
+   * preparation (creation, rebuild) writes it, last, so it is also the sign that Redis holds the
+   * board's live state: every script refuses a board without it (engine/scripts/includes/live-season.lua).
    */
   season: string;
   /** hash player -> metadata (compact JSON) of the kept score; players without metadata have no field. */
@@ -54,8 +54,11 @@ export interface LeaderboardKeys {
   seasonStarted: string;
   /** hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to PostgreSQL. */
   archives: string;
-  /** string: the scheduled time (ms) of the last scheduled reset carried out, so none runs twice. */
-  lastScheduledReset: string;
+  /**
+   * zset of the board's coming scheduled resets (ms, as member and score); the first stands in the
+   * season key too. The worker keeps it filled, so seasons end on time while the worker lags.
+   */
+  scheduledResets: string;
   /** string: the reset schedule as JSON {cron, timezone}; absent without one. */
   resetSchedule: string;
 }
@@ -92,7 +95,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     hidden: `${base}:hidden`,
     seasonStarted: `${base}:season-started`,
     archives: `${base}:archives`,
-    lastScheduledReset: `${base}:last-scheduled-reset`,
+    scheduledResets: `${base}:scheduled-resets`,
     resetSchedule: `${base}:reset-schedule`,
   };
 }
@@ -129,10 +132,20 @@ export function reportScriptKeys(prefix: string, internalId: number, playerId: s
   ];
 }
 
-/** The keys of the moderation script for this player (engine/scripts/moderateEntry-14.lua). */
+/** The keys of the moderation script for this player (engine/scripts/moderateEntry-15.lua). */
 export function moderationScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanScriptKeys(k), memberKey(prefix, internalId, playerId), k.banned, k.hidden, k.metadata, k.versions, k.dirty, k.queued];
+  return [
+    ...clanScriptKeys(k),
+    memberKey(prefix, internalId, playerId),
+    k.banned,
+    k.hidden,
+    k.metadata,
+    k.versions,
+    k.dirty,
+    k.queued,
+    k.season,
+  ];
 }
 
 /**
@@ -221,7 +234,10 @@ export function resetScheduleKey(prefix: string): string {
   return `${prefix}:reset-schedule`;
 }
 
-/** string: the internal id up to which a requested rebuild has got (absent: none requested). */
+/**
+ * string: a requested rebuild walk, '<mode>' or '<mode>:<where it has got>' (absent: none requested);
+ * the mode is 'lost' (boards whose live state is gone) or 'all' (every board merged back).
+ */
 export function rebuildCursorKey(prefix: string): string {
   return `${prefix}:rebuild-cursor`;
 }

@@ -78,16 +78,16 @@ export class Maintenance {
   }
 
   /**
-   * The worker's periodic round: a node that lost its data (one read per node) is rebuilt, and
-   * marks whose job died are queued again (a visit per board with recent changes).
+   * The worker's periodic round: a node that lost its data (one read per node) asks for a rebuild
+   * walk (run apart, by `rebuild`, so a long walk never holds this round up), and marks whose job
+   * died are queued again (a visit per board with recent changes).
    */
-  async sweep(): Promise<{ lost: boolean; rebuilt: number | undefined; requeued: number[] }> {
+  async sweep(): Promise<{ lost: boolean; requeued: number[] }> {
     const lost = await this.deps.dataset.detectLoss();
     if (lost) this.deps.logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
-    const rebuilt = await this.rebuild();
     const { requeued } = await this.deps.marks.sweep();
     if (requeued.length > 0) this.deps.logger.warn({ leaderboards: requeued }, 're-queued persistence for leaderboards without a live job');
-    return { lost, rebuilt, requeued };
+    return { lost, requeued };
   }
 
   /** Recounts every clan leaderboard's totals from its members; the number of repairs. */

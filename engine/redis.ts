@@ -23,6 +23,10 @@ declare module 'ioredis' {
     dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
     compareAndSet(...args: ScriptArg[]): Result<number, Context>;
     moderateEntry(...args: ScriptArg[]): Result<[number, number], Context>;
+    markPrepared(...args: ScriptArg[]): Result<number, Context>;
+    scheduleResets(...args: ScriptArg[]): Result<number | null, Context>;
+    readSeasons(...args: ScriptArg[]): Result<(string | number)[], Context>;
+    requestRebuild(...args: ScriptArg[]): Result<string, Context>;
   }
 }
 

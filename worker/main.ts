@@ -13,6 +13,8 @@ import { createRedis, redisTarget } from '../engine/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
 
 const SWEEP_INTERVAL_MS = 2000;
+/** A requested rebuild walk starts within this long (and one in progress is carried on by another worker). */
+const REBUILD_INTERVAL_MS = 500;
 /** Scheduled resets are looked for this often, so each happens within a second or so of its time. */
 const SCHEDULER_INTERVAL_MS = 1000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
@@ -84,11 +86,8 @@ async function main(): Promise<void> {
     mergeEverything = true;
   });
 
-  // Every few seconds: rebuild what Redis lost, and re-queue persistence that lost its job.
-  let sweeping = false;
-  const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
+  // Every few seconds: notice what Redis lost, and re-queue persistence that lost its job.
+  const sweeper = every(SWEEP_INTERVAL_MS, 'sweep', logger, async () => {
     const all = mergeEverything;
     mergeEverything = false;
     try {
@@ -103,44 +102,28 @@ async function main(): Promise<void> {
         process.exit(1);
       }
       if (all) mergeEverything = true; // the cluster may still be settling: ask again next round
-      logger.warn({ err: error }, 'sweep failed; retrying on the next round');
-    } finally {
-      sweeping = false;
+      throw error;
     }
-  };
-  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
-  await sweep();
+  });
+
+  // A requested rebuild walk (a lost dataset, a reconnection): apart from the sweep, which it could hold up for minutes.
+  const rebuilder = every(REBUILD_INTERVAL_MS, 'rebuild', logger, () => engine.maintenance.rebuild());
 
   // Scheduled season resets: any number of workers may look; each reset happens once (its script
-  // records the scheduled time it carried out).
-  let scheduling = false;
-  const scheduler = setInterval(() => {
-    if (scheduling) return;
-    scheduling = true;
-    engine.seasons
-      .runDueResets()
-      .catch((error: unknown) => logger.warn({ err: error }, 'scheduled resets failed; retrying on the next round'))
-      .finally(() => {
-        scheduling = false;
-      });
-  }, SCHEDULER_INTERVAL_MS);
+  // ends the season only while its scheduled instant is due).
+  const scheduler = every(SCHEDULER_INTERVAL_MS, 'scheduled resets', logger, () => engine.seasons.runDueResets());
 
   // Clan totals are moved by deltas; a scheduled recount repairs any drift (floating-point included).
-  const reconciler = setInterval(() => {
-    engine.maintenance.reconcileClans().then(
-      (repairs) => repairs > 0 && logger.warn({ repairs }, 'clan totals reconciled'),
-      (error: unknown) => logger.warn({ err: error }, 'clan reconciliation failed; retrying on the next round'),
-    );
-  }, config.reconcileIntervalSeconds * 1000);
+  const reconciler = every(config.reconcileIntervalSeconds * 1000, 'clan reconciliation', logger, async () => {
+    const repairs = await engine.maintenance.reconcileClans();
+    if (repairs > 0) logger.warn({ repairs }, 'clan totals reconciled');
+  });
 
   // Old audit entries go in batches; several workers pruning at once only delete the same rows once.
-  const pruneAuditLog = () =>
-    engine.maintenance.pruneAuditLog().then(
-      (deleted) => deleted > 0 && logger.info({ deleted, retentionDays: config.auditRetentionDays }, 'audit log pruned'),
-      (error: unknown) => logger.warn({ err: error }, 'audit log pruning failed; retrying on the next round'),
-    );
-  const auditPruner = setInterval(() => void pruneAuditLog(), AUDIT_PRUNE_INTERVAL_MS);
-  void pruneAuditLog();
+  const auditPruner = every(AUDIT_PRUNE_INTERVAL_MS, 'audit log pruning', logger, async () => {
+    const deleted = await engine.maintenance.pruneAuditLog();
+    if (deleted > 0) logger.info({ deleted, retentionDays: config.auditRetentionDays }, 'audit log pruned');
+  });
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
   let stopping = false;
@@ -148,10 +131,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
-    clearInterval(sweeper);
-    clearInterval(scheduler);
-    clearInterval(reconciler);
-    clearInterval(auditPruner);
+    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner]) timer.stop();
     await Promise.all(workers.map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);
@@ -160,6 +140,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Runs `task` every `intervalMs` (the first round at once), never two rounds at once; a round that
+ * fails is logged and the next one tries again.
+ */
+function every(intervalMs: number, what: string, logger: Logger, task: () => Promise<unknown>): { stop(): void } {
+  let running = false;
+  const round = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await task();
+    } catch (error) {
+      logger.warn({ err: error }, `${what} failed; retrying on the next round`);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void round(), intervalMs);
+  void round();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**

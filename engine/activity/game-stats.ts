@@ -49,7 +49,7 @@ export class GameStats {
     for (let i = 0; i < boards.length; i += CHUNK) {
       const chunk = boards.slice(i, i + CHUNK);
       const [ranked, pending] = await Promise.all([
-        Promise.all(chunk.map((board) => this.rankings.count(board))),
+        Promise.all(chunk.map(async (board) => (await this.rankings.seasons(board)).total)),
         Promise.all(chunk.map((board) => this.marks.pendingOf(board))),
       ]);
       rankedEntries += ranked.reduce((a, b) => a + b, 0);

@@ -3,7 +3,7 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
-import type { LiveState } from '../ranking/live-state.js';
+import type { BoardRecovery } from '../rebuild.js';
 import type { Rankings } from '../ranking/rankings.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
@@ -31,7 +31,7 @@ export class LeaderboardService {
   constructor(
     private readonly store: LeaderboardStore,
     private readonly rankings: Rankings,
-    private readonly liveState: LiveState,
+    private readonly recovery: BoardRecovery,
     private readonly invalidator: Invalidator,
     private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
     private readonly audit: { transact: RunInTransaction; log: AuditStore },
@@ -90,8 +90,7 @@ export class LeaderboardService {
         return row;
       });
       if (inserted) {
-        await this.liveState.prepare(inserted);
-        await this.seasons.schedules.set(inserted);
+        await this.recovery.prepare(inserted); // its schedule with it
         await this.invalidator.leaderboardsChanged();
         return { leaderboard: inserted, created: true };
       }
@@ -118,9 +117,7 @@ export class LeaderboardService {
     if (!updated) return this.put(gameId, leaderboardId, changes, actor); // deleted concurrently
     if (settings.type !== existing.type) {
       await this.rankings.drop(updated);
-      await this.liveState.prepare(updated);
-    } else if (settings.updateStrategy !== existing.updateStrategy) {
-      await this.rankings.markPrepared(updated); // a board that has had no report yet: latest and sum wait for it
+      await this.recovery.prepare(updated);
     }
     if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.seasons.schedules.set(updated);
     if (settings.keepSeasons < existing.keepSeasons) await this.seasons.archives.dropBeyond(updated.internalId, settings.keepSeasons);
@@ -152,8 +149,8 @@ export class LeaderboardService {
 
   /** Scores in the current season, in an ended one awaiting its archive, or in a kept archive. */
   private async hasScores(leaderboard: Leaderboard): Promise<boolean> {
-    if ((await this.rankings.count(leaderboard)) > 0) return true;
-    if ((await this.rankings.pendingArchives(leaderboard)).size > 0) return true;
+    const live = await this.rankings.seasons(leaderboard);
+    if (live.total > 0 || live.ended.size > 0) return true;
     return (await this.seasons.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
   }
 }

@@ -26,6 +26,8 @@ export interface Leaderboard {
   /** Archived seasons kept; older ones are dropped. */
   keepSeasons: number;
   updateStrategy: UpdateStrategy;
+  /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
+  activeAt: Date;
 }
 
 export interface LeaderboardSettings {
@@ -58,6 +60,7 @@ interface LeaderboardRow {
   reset_timezone: string | null;
   keep_seasons: number;
   update_strategy: UpdateStrategy;
+  active_at: Date;
 }
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
@@ -77,6 +80,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   resetSchedule: row.reset_cron !== null && row.reset_timezone !== null ? { cron: row.reset_cron, timezone: row.reset_timezone } : null,
   keepSeasons: row.keep_seasons,
   updateStrategy: row.update_strategy,
+  activeAt: row.active_at,
 });
 
 /** The settings' column values, in the order both insert and update name the columns. */
@@ -94,7 +98,7 @@ const settingValues = (settings: LeaderboardSettings) => [
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -117,6 +121,14 @@ export class LeaderboardStore {
   async findByInternalId(internalId: number): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE internal_id = $1`, [internalId]);
     return rows[0] && toLeaderboard(rows[0]);
+  }
+
+  /** The leaderboards of the given internal ids that exist, by internal id. */
+  async findManyByInternalId(internalIds: number[]): Promise<Map<number, Leaderboard>> {
+    const { rows } = await this.pool.query<LeaderboardRow>(`SELECT ${COLUMNS} FROM leaderboards WHERE internal_id = ANY($1::bigint[])`, [
+      internalIds,
+    ]);
+    return new Map(rows.map((row) => [row.internal_id, toLeaderboard(row)]));
   }
 
   /** A game's leaderboards, oldest first, a page at a time, with the game's count. */
@@ -159,6 +171,28 @@ export class LeaderboardStore {
       [afterInternalId, limit, type ?? null],
     );
     return rows.map(toLeaderboard);
+  }
+
+  /**
+   * Leaderboards of every game by recent activity, most active first, after the given one in that
+   * order: the rebuild of a lost dataset walks them a page at a time.
+   */
+  async pageByActivity(after: { activeAt: Date; internalId: number } | undefined, limit: number): Promise<Leaderboard[]> {
+    const { rows } = await this.pool.query<LeaderboardRow>(
+      `SELECT ${COLUMNS} FROM leaderboards WHERE $1::timestamptz IS NULL OR (active_at, internal_id) < ($1, $2)
+       ORDER BY active_at DESC, internal_id DESC LIMIT $3`,
+      [after?.activeAt ?? null, after?.internalId ?? 0, limit],
+    );
+    return rows.map(toLeaderboard);
+  }
+
+  /** Records that the board's scores reached PostgreSQL now (at most once a minute, to spare the row). */
+  async markActive(internalId: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE leaderboards SET active_at = date_trunc('milliseconds', now())
+       WHERE internal_id = $1 AND active_at < now() - interval '1 minute'`,
+      [internalId],
+    );
   }
 
   /** Every leaderboard, a page at a time. */

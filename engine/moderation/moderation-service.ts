@@ -11,7 +11,7 @@ import type { SeasonStore } from '../seasons/season-store.js';
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/scripts/moderateEntry-14.lua), so every read sees a board with the player
+ * atomic script (engine/scripts/moderateEntry-15.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one
@@ -50,7 +50,8 @@ export class ModerationService {
   async removeScore(gameId: string, leaderboardId: string, playerId: string, season: number | undefined, actor: Actor): Promise<void> {
     const { leaderboards, rankings, archives, audit, transact } = this.deps;
     const board = await leaderboards.get(gameId, leaderboardId);
-    const current = await rankings.currentSeason(board);
+    const live = await rankings.seasons(board);
+    const current = live.season;
     const noScore = () =>
       new NotFoundError(
         'record_not_found',
@@ -71,7 +72,7 @@ export class ModerationService {
       return;
     }
     if (season > current) throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' has no season ${season} yet.`);
-    if ((await rankings.pendingArchives(board)).has(season)) {
+    if (live.ended.has(season)) {
       throw new UnavailableError(`Season ${season} is being archived; retry shortly.`);
     }
     await transact(async (client) => {

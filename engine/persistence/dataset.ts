@@ -71,7 +71,7 @@ export class DatasetGuard {
   }
 
   private async claim(keys: string[], identity: string): Promise<void> {
-    await requestRebuild(this.redis, this.prefix);
+    await requestRebuild(this.redis, this.prefix, 'lost');
     for (const key of keys) {
       if ((await this.redis.set(key, identity, 'NX')) === 'OK') continue;
       const holder = await this.redis.get(key);

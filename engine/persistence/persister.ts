@@ -77,7 +77,10 @@ export class Persister {
     await this.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
     await this.scores.deleteScores(board.internalId, season, removed);
     await this.scores.writeClanTotals(board.internalId, season, claimed.clans);
-    return present.length + removed.length + claimed.clans.length;
+    const written = present.length + removed.length + claimed.clans.length;
+    // A rebuild of a lost dataset takes the most recently active boards first.
+    if (written > 0) await this.leaderboards.markActive(board.internalId);
+    return written;
   }
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */

@@ -5,14 +5,16 @@ import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from './rankings.js';
 
 /**
- * Brings a leaderboard's Redis state in line with PostgreSQL: the game's bans, clan memberships (on
- * clan leaderboards) and then every persisted score, merged without losing anything reported since.
- * Used for new leaderboards and by the rebuild (engine/rebuild.ts).
- * Atomic per chunk (one script, one slot), not as a whole: on best boards reports may land between
- * chunks, and that is safe because every step keeps the better score (ZADD GT/LT) and moves clan
- * totals by exact differences, the same way a report does. Latest and sum boards refuse reports
- * until the merge is complete (a sum reported onto a missing entry would start from nothing); the
- * season number, set last, opens them.
+ * Brings a leaderboard's Redis state in line with PostgreSQL: its scheduled resets, the game's bans,
+ * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
+ * anything reported since; last, the mark that its live state is whole (the season key), without
+ * which every script refuses the board (engine/scripts/includes/live-season.lua). Used for new
+ * leaderboards and by the rebuild (engine/rebuild.ts), under the board's lock.
+ * Atomic per chunk (one script, one slot), not as a whole: a board being prepared for the first
+ * time answers nothing until it is marked; a board merged back while it answers (`npm run rebuild`)
+ * is safe on best boards because every step keeps the better score (ZADD GT/LT) and moves clan
+ * totals by exact differences, the same way a report does, and latest and sum boards only take
+ * entries Redis lacks.
  */
 export class LiveState {
   constructor(
@@ -25,11 +27,10 @@ export class LiveState {
   async prepare(leaderboard: Leaderboard): Promise<void> {
     await this.schedules.restore(leaderboard);
     // Bans first (erased players too: their tokens are refused by the board): a banned player's
-    // scores then merge out of sight, and a report of theirs that reached a board being rebuilt is
-    // hidden here.
-    for await (const page of this.players.barredIds(leaderboard.gameId)) await this.rankings.banOn(leaderboard, page);
+    // scores then merge out of sight.
+    for await (const page of this.players.barredIds(leaderboard.gameId)) await this.rankings.banOnPreparing(leaderboard, page);
     if (leaderboard.type === 'clan') {
-      for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page);
+      for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page, true);
     }
     // The current season only: ended seasons live in their archives, and are never merged back.
     const season = leaderboard.season;

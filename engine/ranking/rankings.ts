@@ -35,7 +35,6 @@ export interface ReportExtras {
 
 /** Why the report script applied nothing, by its reason code. */
 const REFUSALS: Record<number, () => AppError> = {
-  1: () => new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.'),
   2: () => new ConflictError('This Idempotency-Key was used with another request.'),
   3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
   4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
@@ -60,7 +59,34 @@ export interface SeasonedBoard {
 export type AskedSeason = number | undefined;
 
 export type ResetOutcome =
-  { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; alreadyDone: boolean };
+  { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
+
+/** Which reset: one asked for now, or only the board's scheduled reset once its instant has come. */
+export type ResetKind = 'now' | 'due';
+
+/** What Redis holds of a board's seasons: the current one and the ended ones awaiting their archive. */
+export interface LiveSeasons {
+  season: number;
+  startedAt: Date;
+  /** Ranked players of the current season. */
+  total: number;
+  /** Ended seasons not yet archived: season -> started and ended (ms). */
+  ended: Map<number, { startedAt: number; endedAt: number }>;
+}
+
+/** Rebuilds a board's live state from PostgreSQL (the recovery above this layer provides it). */
+export type Recover = (board: { internalId: number }) => Promise<void>;
+
+/** What a script's LBMISSING or LBDUE error asks for (engine/scripts/includes/live-season.lua). */
+function liveStateRequest(error: unknown): { missing: true } | { dueSeason: number } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = /^LB(MISSING|DUE)\b(?: (\d+))?/.exec(error.message);
+  if (!match) return undefined;
+  return match[1] === 'MISSING' ? { missing: true } : { dueSeason: Number(match[2]) };
+}
+
+/** How many times one call may find its board missing or due before it answers 503. */
+const LIVE_STATE_ATTEMPTS = 3;
 
 export type View = 'players' | 'clans';
 
@@ -96,11 +122,37 @@ export interface ReportOutcome {
  * changes for persistence run after the board is in the pending index (PersistenceMarks).
  */
 export class Rankings {
+  private recover: Recover = () => Promise.reject(new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.'));
+
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly marks: PersistenceMarks,
   ) {}
+
+  /** How a board that lost its live state is rebuilt before a call on it is asked again. */
+  recoverWith(recover: Recover): void {
+    this.recover = recover;
+  }
+
+  /**
+   * Runs a call on the board's live state. A board that lost it (LBMISSING) is rebuilt first, and a
+   * season that reached its scheduled reset (LBDUE) is ended first; then the call is asked again.
+   * The script stopped before touching anything, so asking again is safe.
+   */
+  private async onBoard<T>(board: { internalId: number; seasonStartedAt?: Date }, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const request = liveStateRequest(error);
+        if (!request) throw error;
+        if (attempt >= LIVE_STATE_ATTEMPTS) throw new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.');
+        if ('missing' in request) await this.recover(board);
+        else await this.reset(board, request.dueSeason, 'due');
+      }
+    }
+  }
 
   private keys(board: { internalId: number }): LeaderboardKeys {
     return leaderboardKeys(this.prefix, board.internalId);
@@ -115,18 +167,20 @@ export class Rankings {
     const touching = this.marks.beforeMarking(board);
     if (touching) await touching;
     const { retry } = extras;
-    const reply = await this.redis.reportScore(
-      ...reportScriptKeys(this.prefix, board.internalId, playerId, retry?.digest),
-      playerId,
-      String(score),
-      board.sortOrder,
-      QUEUED_FLAG_TTL_MS,
-      board.season,
-      board.updateStrategy,
-      extras.metadata ?? '',
-      retry?.fingerprint ?? '',
-      retry?.ttlMs ?? 0,
-    );
+    const keys = reportScriptKeys(this.prefix, board.internalId, playerId, retry?.digest);
+    const call = () =>
+      this.redis.reportScore(
+        ...keys,
+        playerId,
+        String(score),
+        board.sortOrder,
+        QUEUED_FLAG_TTL_MS,
+        board.updateStrategy,
+        extras.metadata ?? '',
+        retry?.fingerprint ?? '',
+        retry?.ttlMs ?? 0,
+      );
+    const reply = await this.onBoard(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
     const [best, improved, rank, total, needsJob, season] = reply;
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
@@ -140,23 +194,27 @@ export class Rankings {
     await this.marks.beforeMarkingAll(boards);
     const done: boolean[] = [];
     for (const chunk of chunks(boards, 500)) {
-      const replies = await Promise.all(chunk.map((board) => this.moderateEntry(board, playerId, action)));
+      const replies = await Promise.all(chunk.map((board) => this.onBoard(board, () => this.moderateEntry(board, playerId, action))));
       await this.marks.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
       done.push(...replies.map(([changed]) => changed === 1));
     }
     return done;
   }
 
-  /** Bans the given players on one board (a new or rebuilt board takes the game's bans before its scores). */
-  async banOn(board: { internalId: number }, playerIds: string[]): Promise<void> {
+  /**
+   * Bans the given players on a board being prepared (a new or rebuilt board takes the game's bans
+   * before its scores, while its live state is not whole yet).
+   */
+  async banOnPreparing(board: { internalId: number }, playerIds: string[]): Promise<void> {
     await this.marks.beforeMarkingAll([board]);
-    const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban')));
+    const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban', 'preparing')));
     if (replies.some(([, needsJob]) => needsJob === 1)) await this.marks.requestJobs([board.internalId]);
   }
 
   /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
-  private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation): Promise<[number, number]> {
-    return this.redis.moderateEntry(...moderationScriptKeys(this.prefix, board.internalId, playerId), playerId, action, QUEUED_FLAG_TTL_MS);
+  private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation, preparing = ''): Promise<[number, number]> {
+    const keys = moderationScriptKeys(this.prefix, board.internalId, playerId);
+    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing);
   }
 
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
@@ -166,14 +224,8 @@ export class Rankings {
     ids: string[],
     season?: AskedSeason,
   ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
-    const reply = await this.redis.scoresOf(
-      ...this.readKeys(board, view, season),
-      board.sortOrder,
-      season ?? '',
-      board.season,
-      view,
-      ...ids,
-    );
+    const keys = this.readKeys(board, view, season);
+    const reply = await this.onBoard(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
     const entries = ids.map((id, i) => {
       const score = String(reply[1 + 3 * i]);
@@ -189,14 +241,9 @@ export class Rankings {
     limit: number,
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | null> {
-    const reply = await this.redis.readRange(
-      ...this.readKeys(board, view, season),
-      board.sortOrder,
-      offset,
-      offset + limit - 1,
-      season ?? '',
-      board.season,
-      view,
+    const keys = this.readKeys(board, view, season);
+    const reply = await this.onBoard(board, () =>
+      this.redis.readRange(...keys, board.sortOrder, offset, offset + limit - 1, season ?? '', view),
     );
     if (reply === -1) return null;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
@@ -209,52 +256,71 @@ export class Rankings {
     range: number,
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | undefined | null> {
-    const reply = await this.redis.readAround(
-      ...this.readKeys(board, 'players', season),
-      board.sortOrder,
-      playerId,
-      range,
-      season ?? '',
-      board.season,
-    );
+    const keys = this.readKeys(board, 'players', season);
+    const reply = await this.onBoard(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
     if (reply === -1) return null;
     if (!reply) return undefined;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
   }
 
   /** The player's current score on the board, or undefined. */
-  async heldScore(board: { internalId: number }, playerId: string): Promise<number | undefined> {
-    const score = await this.redis.zscore(this.keys(board).scores, playerId);
-    return score === null ? undefined : Number(score);
+  async heldScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
+    const entry = (await this.scoresOf(board, 'players', [playerId]))?.entries[0];
+    return entry && Number(entry.score);
   }
 
   /** The score a banned player holds on the board out of the ranking, or undefined. */
-  async hiddenScore(board: { internalId: number }, playerId: string): Promise<number | undefined> {
-    const score = await this.redis.hget(this.keys(board).hidden, playerId);
-    return score === null ? undefined : Number(score);
+  async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
+    // The read keys with the hidden scores first (every key in the board's slot, as Redis Cluster requires).
+    const keys = [this.keys(board).hidden, ...this.readKeys(board, 'players', undefined).slice(1)];
+    const reply = await this.onBoard(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
+    const score = reply === -1 ? '' : String(reply[1]);
+    return score === '' ? undefined : Number(score);
   }
 
-  async count(board: RankedBoard): Promise<number> {
-    return this.redis.zcard(this.keys(board).scores);
+  /** The current season, when it started, its ranked players and the ended seasons awaiting their archive. */
+  async seasons(board: { internalId: number; seasonStartedAt?: Date }): Promise<LiveSeasons> {
+    const k = this.keys(board);
+    const started = board.seasonStartedAt?.getTime() ?? 0;
+    const reply = await this.onBoard(board, () => this.redis.readSeasons(k.season, k.seasonStarted, k.scores, k.archives, started));
+    const ended = new Map<number, { startedAt: number; endedAt: number }>();
+    for (let i = 3; i < reply.length; i += 2) {
+      const [startedAt, endedAt] = String(reply[i + 1])
+        .split(':')
+        .map(Number);
+      ended.set(Number(reply[i]), { startedAt: startedAt!, endedAt: endedAt! });
+    }
+    return { season: Number(reply[0]), startedAt: new Date(Number(reply[1])), total: Number(reply[2]), ended };
   }
 
-  /** Sets clan memberships on a clan leaderboard, moving best scores between clan totals. */
-  async setClans(board: RankedBoard, memberships: [playerId: string, clanId: string | null][]): Promise<void> {
+  /**
+   * Sets clan memberships on a clan leaderboard, moving best scores between clan totals (`preparing`:
+   * the board's preparation sets them, before its live state is whole).
+   */
+  async setClans(
+    board: { internalId: number },
+    memberships: [playerId: string, clanId: string | null][],
+    preparing = false,
+  ): Promise<void> {
     await this.marks.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
       const keys = this.clanKeys(
         board,
         chunk.map(([player]) => player),
       );
-      await this.alone((pipeline) => pipeline.setClans(...keys, ...chunk.flatMap(([player, clan]) => [player, clan ?? ''])));
+      const pairs = chunk.flatMap(([player, clan]) => [player, clan ?? '']);
+      const call = () => this.alone((pipeline) => pipeline.setClans(...keys, preparing ? 'preparing' : '', ...pairs));
+      await (preparing ? call() : this.onBoard(board, call));
     }
   }
 
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
-  async reconcileClan(board: RankedBoard, clanId: string, memberIds: string[]): Promise<boolean> {
+  async reconcileClan(board: { internalId: number }, clanId: string, memberIds: string[]): Promise<boolean> {
     await this.marks.beforeMarkingAll([board]);
     const keys = this.clanKeys(board, memberIds);
-    const repaired = await this.alone<number>((pipeline) => pipeline.reconcileClan(...keys, clanId, ...memberIds));
+    const repaired = await this.onBoard(board, () =>
+      this.alone<number>((pipeline) => pipeline.reconcileClan(...keys, clanId, ...memberIds)),
+    );
     return repaired === 1;
   }
 
@@ -290,55 +356,90 @@ export class Rankings {
   }
 
   /**
-   * Marks the board's live state complete (its season number set, unless a report or reset set it
-   * first): latest and sum boards take reports from then on.
+   * Marks the board's live state whole, the last step of its preparation: from then on it answers
+   * (engine/scripts/includes/live-season.lua). False when it already was.
    */
-  async markPrepared(board: SeasonedBoard): Promise<void> {
-    await this.redis.set(this.keys(board).season, String(board.season), 'NX');
+  async markPrepared(board: SeasonedBoard): Promise<boolean> {
+    const k = this.keys(board);
+    const marked = await this.redis.markPrepared(
+      k.season,
+      k.seasonStarted,
+      k.scheduledResets,
+      board.season,
+      board.seasonStartedAt.getTime(),
+    );
+    return marked === 1;
+  }
+
+  /** Whether Redis holds the board's live state (its preparation is complete). */
+  async isPrepared(board: { internalId: number }): Promise<boolean> {
+    return (await this.redis.exists(this.keys(board).season)) === 1;
   }
 
   /**
-   * Ends the season `expected` (the current one, as the caller believes) in one atomic step; a
-   * scheduled reset names its time, so that it runs once however many processes try.
+   * Replaces the board's coming scheduled resets with the given instants (ms, ascending; none
+   * without a schedule), or (`add`) adds them to those it keeps; its next one, or undefined.
    */
-  async reset(board: SeasonedBoard, expected: number, scheduledFor?: number): Promise<ResetOutcome> {
+  async scheduleResets(board: { internalId: number }, instants: number[], how: 'replace' | 'add' = 'replace'): Promise<number | undefined> {
+    const k = this.keys(board);
+    const next = await this.redis.scheduleResets(k.season, k.seasonStarted, k.scheduledResets, how, ...instants);
+    return next === null ? undefined : next;
+  }
+
+  /** How many coming scheduled resets the board keeps, and the last of them (ms; 0 for none). */
+  async scheduledResets(board: { internalId: number }): Promise<{ count: number; last: number }> {
+    const key = this.keys(board).scheduledResets;
+    const [count, last] = await Promise.all([this.redis.zcard(key), this.redis.zrange(key, '-1', '-1')]);
+    return { count, last: Number(last[0] ?? 0) };
+  }
+
+  /**
+   * Ends the season `expected` (the current one, as the caller believes) in one atomic step: now,
+   * or (`due`) only when its scheduled reset has come, at the scheduled instant; its archive is
+   * asked of the worker (which also tells PostgreSQL of a reset nobody told it of).
+   */
+  async reset(board: { internalId: number; seasonStartedAt?: Date }, expected: number, kind: ResetKind = 'now'): Promise<ResetOutcome> {
     await this.marks.beforeMarking(board);
     const k = this.keys(board);
     const ended = seasonArchiveKeys(this.prefix, board.internalId, expected);
-    const [status, season, needsJob, endedAt] = await this.redis.resetSeason(
-      ...clanScriptKeys(k),
-      k.dirty,
-      k.queued,
-      k.season,
-      k.seasonStarted,
-      k.archives,
-      k.lastScheduledReset,
-      ended.scores,
-      ended.clans,
-      k.metadata,
-      k.versions,
-      ended.metadata,
-      k.hidden,
-      ended.hidden,
-      expected,
-      board.season,
-      board.seasonStartedAt.getTime(),
-      QUEUED_FLAG_TTL_MS,
-      scheduledFor ?? '',
+    const [status, season, needsJob, endedAt] = await this.onBoard(board, () =>
+      this.redis.resetSeason(
+        ...clanScriptKeys(k),
+        k.dirty,
+        k.queued,
+        k.season,
+        k.seasonStarted,
+        k.archives,
+        k.scheduledResets,
+        k.metadata,
+        k.versions,
+        k.hidden,
+        ended.scores,
+        ended.clans,
+        ended.metadata,
+        ended.hidden,
+        expected,
+        kind,
+        board.seasonStartedAt?.getTime() ?? 0,
+        QUEUED_FLAG_TTL_MS,
+      ),
     );
-    if (status === 1) return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
-    return { reset: false, season: season!, alreadyDone: status === 2 };
+    if (status !== 1) return { reset: false, season: season!, notDue: status === 2 };
+    if (needsJob === 1) await this.marks.requestJobs([board.internalId]);
+    return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
   }
 
-  /** The current season as Redis holds it (PostgreSQL's number while Redis has none). */
-  async currentSeason(board: SeasonedBoard): Promise<number> {
-    return Number((await this.redis.get(this.keys(board).season)) ?? board.season);
-  }
-
-  /** When the current season started, as Redis holds it (PostgreSQL's time before the first reset). */
-  async currentSeasonStart(board: SeasonedBoard): Promise<Date> {
-    const started = await this.redis.get(this.keys(board).seasonStarted);
-    return started === null ? board.seasonStartedAt : new Date(Number(started));
+  /**
+   * Ends the current season if its scheduled reset has come (the worker's look at boards nobody
+   * touches). Not reset when it was not due, or when another process ended it first.
+   */
+  async endIfDue(board: { internalId: number; seasonStartedAt?: Date }): Promise<ResetOutcome> {
+    let value = await this.redis.get(this.keys(board).season);
+    if (value === null) {
+      await this.recover(board);
+      value = (await this.redis.get(this.keys(board).season)) ?? '';
+    }
+    return this.reset(board, Number.parseInt(value, 10), 'due');
   }
 
   /** Ranked players of an ended season still held in Redis. */
@@ -448,7 +549,8 @@ export class Rankings {
 
   /** Key count and keys of the scripts that read or move memberships of the given players. */
   private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
-    const keys = clanScriptKeys(this.keys(board));
+    const k = this.keys(board);
+    const keys = [...clanScriptKeys(k), k.season];
     const memberKeys = playerIds.map((player) => memberKey(this.prefix, board.internalId, player));
     return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
   }

@@ -20,10 +20,11 @@
 ]]
 -- @include "clock"
 -- @include "clan-totals"
+-- @include "live-season"
 
 local K = clanKeys()
-local season = redis.call('GET', KEYS[8])
-if season and season ~= ARGV[2] then
+local value = redis.call('GET', KEYS[8])
+if value and parseSeason(value) ~= ARGV[2] then
   return -1
 end
 local clock = serverClock()

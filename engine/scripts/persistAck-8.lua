@@ -16,9 +16,12 @@
         (version '' when the entry has none), then clan/version pairs
   Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
 ]]
+-- @include "live-season"
+
 local n = tonumber(ARGV[2])
 local last = 2 + 3 * n
-if (redis.call('GET', KEYS[6]) or '') ~= ARGV[1] then
+local season = redis.call('GET', KEYS[6])
+if (season and parseSeason(season) or '') ~= ARGV[1] then
   return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
 end
 for i = 3, last, 3 do

@@ -13,6 +13,8 @@
            { clan, total or '', version, marked at (ms), ... },
            the season they belong to ('' while Redis has no number: the board's first) }
 ]]
+-- @include "live-season"
+
 -- A live job keeps the flag alive; if its worker dies, the flag expires and the sweeper re-queues.
 redis.call('PEXPIRE', KEYS[6], ARGV[3])
 
@@ -34,4 +36,5 @@ for i = 1, #marked, 2 do
   table.insert(clans, redis.call('HGET', KEYS[5], marked[i]) or '0')
   table.insert(clans, marked[i + 1])
 end
-return { players, clans, redis.call('GET', KEYS[7]) or '' }
+local season = redis.call('GET', KEYS[7])
+return { players, clans, season and parseSeason(season) or '' }

@@ -3,15 +3,16 @@
 
   KEYS: 1-6 as in includes/season-ranking (live ranking, season, ended ranking, archives, live
         metadata, ended metadata)
-  ARGV: 1 'desc'|'asc', 2 player id, 3 range, 4 the season asked ('' for the current one), 5 the
-        current season as PostgreSQL knows it
+  ARGV: 1 'desc'|'asc', 2 player id, 3 range, 4 the season asked ('' for the current one)
   Reply: false when the player has no score, -1 when Redis does not hold the asked season, else
-         { total, start position, first rank, member, score, metadata ('' for none), ... }
+         { total, start position, first rank, member, score, metadata ('' for none), ... }; or the
+         error LBMISSING or LBDUE
 ]]
 -- @include "ranks"
+-- @include "live-season"
 -- @include "season-ranking"
 
-local key, metadata = seasonRanking(ARGV[4], ARGV[5])
+local key, metadata = seasonRanking(ARGV[4])
 if not key then return -1 end
 local position
 if ARGV[1] == 'asc' then

@@ -3,20 +3,23 @@
   repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
   the live memberships agree on; the caller has aligned memberships first.
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), then each player's member key, in
-        the order of the players in ARGV
+  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, then each player's member
+        key, in the order of the players in ARGV
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
-  Reply: 1 when the stored total or count was wrong and has been repaired, else 0
+  Reply: 1 when the stored total or count was wrong and has been repaired, else 0; or the error
+         LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "clan-totals"
+-- @include "live-season"
 
 local K = clanKeys()
+liveSeason(KEYS[8])
 local clan = ARGV[1]
 local number, storedCount = clanState(K, clan)
 local sum, count = 0, 0
 for i = 2, #ARGV do
-  if number and redis.call('HGET', KEYS[6 + i], ARGV[i]) == number then
+  if number and redis.call('HGET', KEYS[7 + i], ARGV[i]) == number then
     local score = redis.call('ZSCORE', K.scores, ARGV[i])
     if score then
       sum = saturated(sum + tonumber(score))

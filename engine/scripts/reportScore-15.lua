@@ -6,22 +6,27 @@
   KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 the player's
         member key, 11 season, 12 metadata, 13 versions, 14 the request's record on this board,
         15 banned
-  ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the leaderboard's season
-        as PostgreSQL knows it (taken when Redis holds none: a new or rebuilt board), 6 the rule:
-        'best'|'latest'|'sum', 7 the metadata as compact JSON ('' for none), 8 the request's
-        fingerprint ('' without an Idempotency-Key), 9 how long the record lives (ms)
+  ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
+        'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
+        fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season } (for a
          request answered before: that answer, needing no job); or { reason } when nothing was
-         applied: 1 the board's entries are being rebuilt, 2 the key came with another request,
-         3 the sum would not be a finite number, 4 the player is banned
+         applied: 2 the key came with another request, 3 the sum would not be a finite number,
+         4 the player is banned; or the error LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "clan-totals"
 -- @include "ranks"
+-- @include "live-season"
 
 local K = clanKeys()
 local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
-local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[6], ARGV[8]
+local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[5], ARGV[7]
+
+-- The season is read in the same step as the score is applied, so a reset (which moves the live
+-- keys aside and bumps this number in one step of its own) falls wholly before or after this report;
+-- a report after the scheduled reset waits for it (LBDUE), whoever has yet to carry it out.
+local season = liveSeason(seasonKey)
 
 -- Checked in the same step as the score would be applied: a ban (moderateEntry) falls wholly before
 -- or after this report, so no report of a banned player ever lands. Before the Idempotency-Key: a
@@ -37,26 +42,16 @@ if fingerprint ~= '' then
   end
 end
 
--- The season is read in the same step as the score is applied, so a reset (which moves the live
--- keys aside and bumps this number in one step of its own) falls wholly before or after this report.
-local season = redis.call('GET', seasonKey)
-if not season then
-  -- A latest or sum board without it is being rebuilt: a report now would start from nothing.
-  if rule ~= 'best' then return { 1 } end
-  season = ARGV[5]
-  redis.call('SET', seasonKey, season)
-end
-
 local clock = serverClock()
 local held, changed = applyScore(K, memberKey, player, ARGV[2], rule, order, clock)
 if not held then return { 3 } end
 local needsJob = 0
 -- latest and sum keep each report's metadata, whatever the score did; best only an improvement's.
 if changed or rule ~= 'best' then
-  if ARGV[7] == '' then
+  if ARGV[6] == '' then
     redis.call('HDEL', metadata, player)
   else
-    redis.call('HSET', metadata, player, ARGV[7])
+    redis.call('HSET', metadata, player, ARGV[6])
   end
   -- A latest or sum value may go back to an earlier one: PostgreSQL orders its writes by version.
   if rule ~= 'best' then redis.call('HSET', versions, player, nextVersion(K, clock)) end
@@ -70,6 +65,6 @@ end
 local reply = { held, changed and 1 or 0, rankOf(K.scores, held, order), redis.call('ZCARD', K.scores), needsJob, tonumber(season) }
 if fingerprint ~= '' then
   local answer = { fingerprint, held, reply[2], reply[3], reply[4], reply[6] }
-  redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[9])
+  redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[8])
 end
 return reply

@@ -1,51 +1,72 @@
 import type { RedisClient } from '../redis.js';
 import { leaderboardKeys, resetScheduleKey } from '../keys.js';
-import { nextResetAt, type ResetSchedule } from './schedule.js';
+import type { Rankings } from '../ranking/rankings.js';
+import { upcomingResets, type ResetSchedule } from './schedule.js';
 
-/** How many due resets the scheduler takes per round. */
-const DUE_BATCH = 100;
+/** How many coming resets each scheduled board keeps in Redis: how far behind the worker may fall. */
+const UPCOMING = 10;
+/** A board whose look failed is looked at again this much later, after the others. */
+const RETRY_MS = 5000;
 
 /**
- * The reset schedule in Redis, so that scheduled resets run while PostgreSQL is down: one zset over
- * every board (internal id -> next reset, ms), written first, and each board's cron and zone
- * beside its keys. An index entry with no schedule behind it is dropped by the scheduler.
+ * The reset schedule in Redis, so that scheduled resets run while PostgreSQL is down. Each board
+ * keeps its cron and zone and its next UPCOMING instants beside its keys; the first stands in its
+ * season key, so the board's own scripts end the season at that instant, whoever touches it first
+ * (Rankings.reset 'due'). One zset over every board (internal id -> the next instant, ms), written
+ * first, tells the worker which boards to look at, so that an untouched board's season ends and is
+ * archived too. An index entry with no schedule behind it is dropped by the scheduler.
  */
 export class ResetSchedules {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly rankings: Rankings,
   ) {}
 
-  /** Puts a board's schedule (or its absence) in Redis, with its next time after now. */
+  /** Puts a board's schedule (or its absence) in Redis, with its coming instants after now. */
   async set(board: { internalId: number; resetSchedule: ResetSchedule | null }, now = new Date()): Promise<void> {
-    const key = leaderboardKeys(this.prefix, board.internalId).resetSchedule;
-    const next = board.resetSchedule && nextResetAt(board.resetSchedule, now);
-    if (!board.resetSchedule || !next) {
-      await this.redis.del(key);
-      await this.redis.zrem(resetScheduleKey(this.prefix), board.internalId);
-      return;
-    }
-    await this.redis.zadd(resetScheduleKey(this.prefix), next.getTime(), board.internalId);
-    await this.redis.set(key, JSON.stringify(board.resetSchedule));
+    const instants = board.resetSchedule ? upcomingResets(board.resetSchedule, now, UPCOMING) : [];
+    await this.put(board.internalId, board.resetSchedule, instants, 'replace');
   }
 
   /**
-   * Puts a board's schedule back after Redis lost it (rebuild): an entry still indexed keeps its
-   * time, so a reset that is due is not skipped.
+   * Puts a board's schedule back after Redis lost it (its preparation): a reset that has come since
+   * the season started (by PostgreSQL) is due at once, and happens once.
    */
-  async restore(board: { internalId: number; resetSchedule: ResetSchedule | null }, now = new Date()): Promise<void> {
-    const next = board.resetSchedule && nextResetAt(board.resetSchedule, now);
-    if (!board.resetSchedule || !next) return;
-    await this.redis.zadd(resetScheduleKey(this.prefix), 'NX', next.getTime(), board.internalId);
-    await this.redis.set(leaderboardKeys(this.prefix, board.internalId).resetSchedule, JSON.stringify(board.resetSchedule));
+  async restore(
+    board: { internalId: number; resetSchedule: ResetSchedule | null; seasonStartedAt: Date },
+    now = new Date(),
+  ): Promise<void> {
+    if (!board.resetSchedule) return;
+    const [missed] = upcomingResets(board.resetSchedule, board.seasonStartedAt, 1);
+    const coming = upcomingResets(board.resetSchedule, now, UPCOMING);
+    const instants = missed !== undefined && missed <= now.getTime() ? [missed, ...coming] : coming;
+    await this.put(board.internalId, board.resetSchedule, instants, 'earlier');
   }
 
-  /** Boards whose reset time has come: internal id and the time it was due (ms). */
-  async due(now: number): Promise<{ internalId: number; dueAt: number }[]> {
-    const flat = await this.redis.zrangebyscore(resetScheduleKey(this.prefix), '-inf', now, 'WITHSCORES', 'LIMIT', 0, DUE_BATCH);
-    const due: { internalId: number; dueAt: number }[] = [];
-    for (let i = 0; i < flat.length; i += 2) due.push({ internalId: Number(flat[i]), dueAt: Number(flat[i + 1]) });
-    return due;
+  /**
+   * After the worker's look at a due board: its coming instants are topped up to UPCOMING (only the
+   * missing ones are computed: a time zone's arithmetic costs ~0.5 ms an instant) and its index
+   * entry moves on to the next one.
+   */
+  async refill(internalId: number, schedule: ResetSchedule, now = new Date()): Promise<void> {
+    const board = { internalId };
+    const { count, last } = await this.rankings.scheduledResets(board);
+    const missing = count >= UPCOMING ? [] : upcomingResets(schedule, new Date(Math.max(now.getTime(), last)), UPCOMING - count);
+    const next = await this.rankings.scheduleResets(board, missing, 'add');
+    if (next === undefined) await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+    else await this.redis.zadd(resetScheduleKey(this.prefix), next, internalId);
+  }
+
+  /** A board whose look failed: looked at again later, without holding up the others. */
+  async retryLater(internalId: number, now = Date.now()): Promise<void> {
+    await this.redis.zadd(resetScheduleKey(this.prefix), 'XX', now + RETRY_MS, internalId);
+  }
+
+  /** Boards due for a look (their next instant has come), oldest first: as many as there are scheduled boards at most. */
+  async due(now: number): Promise<number[]> {
+    const ids = await this.redis.zrangebyscore(resetScheduleKey(this.prefix), '-inf', now);
+    return ids.map(Number);
   }
 
   /** The board's schedule as Redis holds it; undefined when it has none (its index entry is then dropped). */
@@ -56,12 +77,27 @@ export class ResetSchedules {
     return undefined;
   }
 
+  /** Drops a deleted board's index entry. */
+  async forget(internalId: number): Promise<void> {
+    await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+  }
+
   /**
-   * Moves a board's entry on to its next time. Only forward and only while it is indexed, so a
-   * second scheduler repeating it, or a schedule removed meanwhile, changes nothing.
+   * Writes a schedule: the index entry first (it spans boards), then the board's cron, then its
+   * instants with the season key, in one step of the board (engine/scripts/scheduleResets-3.lua).
+   * `earlier` keeps an index entry that is due sooner (a rebuild must not push a due look back).
    */
-  async advance(internalId: number, next: Date | null): Promise<void> {
-    if (next) await this.redis.zadd(resetScheduleKey(this.prefix), 'XX', 'GT', next.getTime(), internalId);
-    else await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+  private async put(internalId: number, schedule: ResetSchedule | null, instants: number[], index: 'replace' | 'earlier'): Promise<void> {
+    const cronKey = leaderboardKeys(this.prefix, internalId).resetSchedule;
+    if (!schedule || instants.length === 0) {
+      await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+      await this.redis.del(cronKey);
+      await this.rankings.scheduleResets({ internalId }, []);
+      return;
+    }
+    if (index === 'earlier') await this.redis.zadd(resetScheduleKey(this.prefix), 'LT', instants[0]!, internalId);
+    else await this.redis.zadd(resetScheduleKey(this.prefix), instants[0]!, internalId);
+    await this.redis.set(cronKey, JSON.stringify(schedule));
+    await this.rankings.scheduleResets({ internalId }, instants);
   }
 }

@@ -76,14 +76,15 @@ export async function moderationFigures(
 
     const neverBanned = Math.floor(options.players * (1 - BANNED_SHARE));
     const bannedIds = Array.from({ length: options.players - neverBanned }, (_, i) => playerId(neverBanned + i));
+    const moderateAll = async (ids: string[], action: 'ban' | 'unban') => {
+      for (const chunk of chunks(ids, 1000)) await Promise.all(chunk.map((id) => parts.rankings.moderate([main], id, action)));
+    };
     const api = await startApi(setup, 1);
     try {
       ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
       const reads = await cleanVsBanned(setup, options, ctx, api, neverBanned, {
-        ban: () => parts.rankings.banOn(main, bannedIds),
-        unban: async () => {
-          for (const chunk of chunks(bannedIds, 1000)) await Promise.all(chunk.map((id) => parts.rankings.moderate([main], id, 'unban')));
-        },
+        ban: () => moderateAll(bannedIds, 'ban'),
+        unban: () => moderateAll(bannedIds, 'unban'),
       });
       return { entries: options.players, gameBoards, banMs, unbanMs, banned: bannedIds.length, reads };
     } finally {

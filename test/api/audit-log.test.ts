@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { resetScheduleKey } from '../../engine/keys.js';
 import { api, testEngine, testStores } from '../helpers/context.js';
 import {
   ADMIN,
@@ -14,8 +13,8 @@ import {
   uniqueId,
   type TestGame,
 } from '../helpers/fixtures.js';
-import { waitForPersistence } from '../helpers/persistence.js';
-import { startWorker } from '../helpers/processes.js';
+import { scheduledResetAt, waitForPersistence } from '../helpers/persistence.js';
+import { startWorker, until } from '../helpers/processes.js';
 
 interface Entry {
   id: number;
@@ -223,13 +222,14 @@ describe('audit log', () => {
     const game = await createGame();
     const board = await createLeaderboard(game, { reset_schedule: { cron: '0 0 1 1 *', timezone: 'UTC' } });
     const internal = await internalBoard(game, board);
-    await testStores().redis.zadd(resetScheduleKey(testStores().prefix), Date.now() - 1000, internal.internalId);
+    await scheduledResetAt(internal, Date.now());
 
-    await testEngine().seasons.runDueResets();
-    await testEngine().seasons.runDueResets(); // done already: not again
+    expect(await testEngine().seasons.runDueResets()).to.equal(1);
+    expect(await testEngine().seasons.runDueResets(), 'done already: not again').to.equal(0);
 
-    const resets = (await auditLog(game)).entries.filter((entry) => entry.action === 'leaderboard.reset');
-    expect(resets.map((entry) => [entry.actor, entry.target, entry.details])).to.deep.equal([
+    const resets = async () => (await auditLog(game)).entries.filter((entry) => entry.action === 'leaderboard.reset');
+    await until(async () => (await resets()).length > 0, 'the reset to be recorded');
+    expect((await resets()).map((entry) => [entry.actor, entry.target, entry.details])).to.deep.equal([
       ['system', board, { archived_season: 1, season: 2 }],
     ]);
   });

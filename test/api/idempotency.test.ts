@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, testStores } from '../helpers/context.js';
+import { api } from '../helpers/context.js';
 import {
   createGame,
   createLeaderboard,
@@ -11,7 +11,7 @@ import {
   type TestGame,
   type TestPlayer,
 } from '../helpers/fixtures.js';
-import { inParallel, liveScores, persistedScores, waitForPersistence } from '../helpers/persistence.js';
+import { inParallel, liveScores, persistedScores, rebuildingElsewhere, waitForPersistence } from '../helpers/persistence.js';
 import { startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
 const SUM = { update_strategy: 'sum' };
@@ -255,16 +255,15 @@ describe('idempotency: Idempotency-Key on score reports', function () {
       const [ready, rebuilding] = [await createLeaderboard(game, SUM), await createLeaderboard(game, SUM)];
       const player = await signup(game);
       await serverBatch(game, { player_id: player.playerId, scores: [1, 1], leaderboard_ids: [ready, rebuilding] }).expect(200);
-      const { redis, keys } = testStores();
-      const seasonKey = keys(await internalBoard(game, rebuilding)).season;
-      // A sum board without its season marker is one whose merge from PostgreSQL is not done yet.
-      await redis.del(seasonKey);
+      const release = await rebuildingElsewhere(await internalBoard(game, rebuilding));
 
       const body = { player_id: player.playerId, scores: [10, 20], leaderboard_ids: [ready, rebuilding] };
       for (let attempt = 0; attempt < 2; attempt++) {
-        expect((await serverBatch(game, body, 'cut-short').expect(503)).body.error.code).to.equal('unavailable');
+        const refused = await serverBatch(game, body, 'cut-short').expect(503);
+        expect(refused.body.error.code).to.equal('unavailable');
+        expect(refused.headers['retry-after']).to.match(/^\d+$/);
       }
-      await redis.set(seasonKey, '1');
+      await release();
       const done = await serverBatch(game, body, 'cut-short').expect(200);
       expect(done.body.results.map((r: { best_score: number }) => r.best_score)).to.deep.equal([11, 21]);
       expect(await serverBatch(game, body, 'cut-short').expect(200))

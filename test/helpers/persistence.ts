@@ -1,3 +1,6 @@
+import calculateSlot from 'cluster-key-slot';
+import { Cluster, type Redis } from 'ioredis';
+import { keysUnder, lockKey, resetScheduleKey } from '../../engine/keys.js';
 import { testStores } from './context.js';
 import { until } from './processes.js';
 
@@ -30,6 +33,58 @@ export async function pendingOf(board: { internalId: number }): Promise<number> 
     redis.hlen(keys(board).archives),
   ]);
   return players + clans + seasons;
+}
+
+/**
+ * The board as another process sees it while rebuilding it from PostgreSQL: its live state gone and
+ * its preparation lock held, until the returned function lets go of the lock.
+ */
+export async function rebuildingElsewhere(board: { internalId: number }): Promise<() => Promise<void>> {
+  const { redis, prefix, keys } = testStores();
+  const lock = lockKey(prefix, 'prepare', board);
+  await redis.set(lock, 'another-process', 'PX', 120_000);
+  await redis.del(keys(board).season);
+  return async () => {
+    await redis.del(lock);
+  };
+}
+
+/**
+ * The Redis node that holds the board's keys loses its data, as a node that restarted empty: every
+ * key of the service's prefix on that node goes (on a cluster, that one master's; other services
+ * sharing the Redis keep theirs).
+ */
+export async function nodeLosesData(board: { internalId: number }): Promise<void> {
+  const { redis, prefix, keys } = testStores();
+  let node: Redis | Cluster = redis;
+  if (redis instanceof Cluster) {
+    const [address] = redis.slots[calculateSlot(keys(board).scores)]!;
+    node = redis.nodes('master').find((each) => `${each.options.host}:${each.options.port}` === address)!;
+  }
+  let cursor = '0';
+  do {
+    const [next, found] = await (node as Redis).scan(cursor, 'MATCH', keysUnder(prefix), 'COUNT', 10_000);
+    await Promise.all(found.map((key) => (node as Redis).unlink(key)));
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/** The board's current season as Redis holds it (its season key also holds the next scheduled reset). */
+export async function liveSeason(board: { internalId: number }): Promise<number | undefined> {
+  const value = await testStores().redis.get(testStores().keys(board).season);
+  return value === null ? undefined : Number.parseInt(value, 10);
+}
+
+/**
+ * Makes the board's next scheduled reset come at `at` (ms), as if its schedule said so: in the
+ * board's own keys, where its scripts find it, and in the worker's index.
+ */
+export async function scheduledResetAt(board: { internalId: number }, at: number): Promise<void> {
+  const { redis, prefix, keys } = testStores();
+  const season = await liveSeason(board);
+  await redis.zadd(keys(board).scheduledResets, at, String(at));
+  await redis.set(keys(board).season, `${season}:${at}`);
+  await redis.zadd(resetScheduleKey(prefix), at, board.internalId);
 }
 
 /** Waits until every change accepted for the leaderboard has been written to PostgreSQL. */

@@ -15,7 +15,7 @@ import {
   type TestGame,
   type TestPlayer,
 } from '../helpers/fixtures.js';
-import { inParallel, liveScores, waitForPersistence } from '../helpers/persistence.js';
+import { inParallel, liveScores, liveSeason, scheduledResetAt, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
 interface Acknowledged {
@@ -142,7 +142,7 @@ describe('seasons with the worker: resets under load, schedules, archives', func
       await until(async () => (await liveScores(board)).size === liveBefore.size, 'the worker to rebuild the leaderboard', 30_000);
       await until(async () => (await redis.exists(rebuildCursorKey(prefix))) === 0, 'the rebuild to finish', 60_000);
       expect(await liveScores(board)).to.deep.equal(liveBefore);
-      expect(await redis.get(testStores().keys(board).season)).to.equal('2');
+      expect(await liveSeason(board)).to.equal(2);
       expect(await standing(leaderboard, bot, 1, 'players')).to.deep.equal(archivedBefore);
       const res = await reportScore(game, players[10]!, leaderboard, 1).expect(200);
       expect(res.body).to.include({ season: 2, total: 6 });
@@ -210,32 +210,37 @@ describe('seasons with the worker: resets under load, schedules, archives', func
       const due = Date.parse(put.body.next_reset_at);
       expect(due % 60_000).to.equal(0);
       expect(due).to.be.above(Date.now() - 1000);
-      await until(async () => (await testStores().redis.get(testStores().keys(board).season)) === '2', 'the scheduled reset', 75_000);
+      await until(async () => (await liveSeason(board)) === 2, 'the scheduled reset', 75_000);
       const seasons = await api().get(`/api/v1/server/leaderboards/${leaderboard}/seasons`).set(secretKey(game)).expect(200);
       const ended = Date.parse(seasons.body.seasons[1].ended_at);
       expect(ended - due, 'reset delay (ms)').to.be.within(0, 5000);
       expect(seasons.body.seasons[1]).to.include({ season: 1, total: 3 });
       // Both workers saw the same due time, every second: the second found it done.
       await new Promise((resolve) => setTimeout(resolve, 5000));
-      expect(await testStores().redis.get(testStores().keys(board).season)).to.equal('2');
+      expect(await liveSeason(board)).to.equal(2);
       expect(Number(await testStores().redis.zscore(resetScheduleKey(testStores().prefix), board.internalId))).to.equal(due + 60_000);
     } finally {
       await Promise.all(workers.map((each) => each.stop()));
     }
   });
 
-  it('when a scheduled reset came due several times while no worker ran, then a starting worker resets once and schedules the next time to come', async () => {
+  it('when a scheduled reset came due several times while no worker ran, then a starting worker resets once, at the first time missed, and schedules the next time to come', async () => {
     // Once a year: its next time is far away, so the only reset to see is the missed one.
     const leaderboard = await createLeaderboard(game, { reset_schedule: { cron: '0 0 1 1 *', timezone: 'UTC' } });
     const board = await internalBoard(game, leaderboard);
     const { redis, prefix, keys } = testStores();
-    await redis.zadd(resetScheduleKey(prefix), Date.now() - 3 * 60_000, board.internalId);
+    // As if the season had started 5 minutes ago on a schedule that came due 3, 2 and 1 minutes ago.
+    const missed = [3, 2, 1].map((minutes) => Date.now() - minutes * 60_000);
+    await redis.set(keys(board).seasonStarted, String(Date.now() - 5 * 60_000));
+    for (const at of [...missed].reverse()) await scheduledResetAt(board, at);
     const worker = await startWorker();
     try {
-      await until(async () => (await redis.get(keys(board).season)) === '2', 'the missed reset', 10_000);
+      await until(async () => (await liveSeason(board)) === 2, 'the missed reset', 10_000);
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(await redis.get(keys(board).season)).to.equal('2');
+      expect(await liveSeason(board)).to.equal(2);
       expect(Number(await redis.zscore(resetScheduleKey(prefix), board.internalId))).to.be.above(Date.now());
+      const seasons = await api().get(`/api/v1/server/leaderboards/${leaderboard}/seasons`).set(secretKey(game)).expect(200);
+      expect(Date.parse(seasons.body.seasons[1].ended_at), 'the season ended at the first time it missed').to.equal(missed[0]);
     } finally {
       await worker.stop();
     }

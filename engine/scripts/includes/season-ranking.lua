@@ -2,11 +2,10 @@
 -- read scripts, whose first six keys are: 1 the live ranking, 2 the season number, 3 the asked
 -- season's ended ranking, 4 archives, 5 the live metadata, 6 the asked season's ended metadata.
 -- asked '' is the current season. An ended season is readable here until the worker has archived
--- it (then PostgreSQL has it); nil when Redis holds no such season.
-local function seasonRanking(asked, fallbackSeason)
-  if asked == '' then return KEYS[1], KEYS[5] end
-  local current = redis.call('GET', KEYS[2]) or fallbackSeason
-  if asked == current then return KEYS[1], KEYS[5] end
+-- it (then PostgreSQL has it); nil when Redis holds no such season. Needs includes/live-season.
+local function seasonRanking(asked)
+  local current = liveSeason(KEYS[2])
+  if asked == '' or asked == current then return KEYS[1], KEYS[5] end
   if redis.call('HEXISTS', KEYS[4], asked) == 1 then return KEYS[3], KEYS[6] end
   return nil
 end

@@ -10,17 +10,21 @@
   score of the player is written with it, so a job that claimed the old score cannot bring it back.
 
   KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 the player's member key, 9 banned,
-        10 hidden, 11 metadata, 12 versions, 13 dirty, 14 queued
-  ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms)
+        10 hidden, 11 metadata, 12 versions, 13 dirty, 14 queued, 15 season
+  ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms), 4 'preparing' when the
+        board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
-         player's state on this board; a removal when there was a score to remove
+         player's state on this board; a removal when there was a score to remove; or the error
+         LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "clan-totals"
+-- @include "live-season"
 
 local K = clanKeys()
 local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
 local player, action = ARGV[1], ARGV[2]
+if ARGV[4] ~= 'preparing' then liveSeason(KEYS[15]) end
 local clock = serverClock()
 
 -- Moves the player's clan total by a score entering (1) or leaving (-1) the ranking.
