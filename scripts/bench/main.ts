@@ -20,6 +20,7 @@ import { apiPhase, barePhase } from './phases.js';
 import { killAllNow, peakRssMb, stop, stopAll } from './processes.js';
 import { idempotencyCost, memoryPerEntry, rankReadCost } from './redis-figures.js';
 import { BOARDS_PER_GAME, MANY_GAMES, manyBoardsFigures } from './many-boards.js';
+import { recoveryFigures } from './recovery-figures.js';
 import { buildRevision, compareBuilds, databaseForRevision } from './compare.js';
 import { renderMarkdown, writeReport } from './report.js';
 import { emptyResults, type BenchResults, type ClusterResults } from './results.js';
@@ -156,6 +157,10 @@ async function usualScenarios(
 
   log(`${MANY_GAMES * BOARDS_PER_GAME} leaderboards over ${MANY_GAMES} games: the idle service, /readyz, reports over 1,000 of them`);
   results.manyBoards = await manyBoardsFigures(setup, options, engine, parts, redis, ctx, worker);
+  log('A lost dataset at 100,000 boards: first touches of boards not yet rebuilt, then the worker walking back to all of them');
+  ({ figures: results.recovery, worker } = await recoveryFigures(setup, parts, redis, ctx, worker, () =>
+    startWorker(setup, 'worker-recovery'),
+  ));
   log('Avatars: 300 requests of distinct sizes vs the same 300 at one size, 10 players, cold avatar cache');
   const avatarPlayers = Array.from({ length: 10 }, (_, i) => playerId(i));
   results.avatarSizes = await avatarSizeCost(engine, avatarPlayers, { requests: 300, rounds: options.quick ? 1 : 3 });

@@ -150,6 +150,25 @@ function serviceSections(results: BenchResults): string[] {
     lines.push(row([many.reports.label, `${num(many.reports.rps)} req/s, p99 ${many.reports.p99} ms, ${num(many.reports.errors)} errors`]));
     lines.push(row(['PostgreSQL lag p99 during it', `<= ${many.lagP99} s over ${num(many.lagObservations)} writes`]));
   }
+  const recovery = results.recovery;
+  if (recovery) {
+    lines.push(
+      '',
+      `## A lost dataset: ${num(recovery.boards)} boards, ${num(recovery.scoredBoards)} of them scored`,
+      '',
+      'Redis loses every key of these boards and the dataset marker, as a node that restarted empty.',
+      '',
+      row(['figure', 'value']),
+      row(['---', '---']),
+      row([
+        `first touch of a scored board not yet rebuilt (record read, no worker; ${recovery.touchMs.length} boards), p50 / p99`,
+        `${median(recovery.touchMs).toFixed(1)} / ${quantile(recovery.touchMs, 0.99).toFixed(1)} ms`,
+      ]),
+      row(['the worker asks for the rebuild walk, after the loss', `${(recovery.noticedMs / 1000).toFixed(1)} s`]),
+      row(['every scored board back (most active first), after the loss', `${(recovery.scoredBackMs / 1000).toFixed(1)} s`]),
+      row([`all ${num(recovery.boards)} boards back (full recovery), after the loss`, `${(recovery.allBackMs / 1000).toFixed(1)} s`]),
+    );
+  }
   lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
   const memoryRow = (what: string, memory: MemoryFigures) => {
     const parts = Object.entries(memory.bytes)
@@ -221,11 +240,14 @@ function seasonsSection(results: BenchResults): string[] {
   return lines;
 }
 
+/** The value below which a share q of the values fall (nearest rank). */
+function quantile(values: number[], q: number): number {
+  return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+}
+
 /** --only moderation: ban and unban latency on 10 big boards; reads with 1% of players banned against none. */
 function moderationSection(results: BenchResults): string[] {
   const figures = results.moderation!;
-  const quantile = (values: number[], q: number) =>
-    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
   const lines = [
     '',
     `## Moderation: bans on 10 boards of ${num(figures.entries)} entries, reads with ${num(figures.banned)} players banned`,

@@ -4,6 +4,7 @@ import type { BacklogFigures } from './worker-figures.js';
 import type { IdempotencyCost, MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
 import type { ManyBoardsFigures } from './many-boards.js';
+import type { RecoveryFigures } from './recovery-figures.js';
 import type { ComparisonResults } from './compare.js';
 import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
@@ -33,6 +34,8 @@ export interface BenchResults {
   comparison?: ComparisonResults;
   /** 100,000 leaderboards: what idle ones cost, and the lag with reports spread over 1,000. */
   manyBoards?: ManyBoardsFigures;
+  /** A lost dataset at 100,000 boards: the first touch of a board not yet rebuilt, and the time to full recovery. */
+  recovery?: RecoveryFigures;
   /** Avatar requests of distinct sizes against the same requests at one size (a cold avatar cache). */
   avatarSizes?: AvatarSizeCost;
   /** --only seasons: a 1,000,000-entry board's reset, its archive, and the archived season's reads against live ones. */
