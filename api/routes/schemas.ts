@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { joinersJoin } from './joiners.js';
 
 /**
  * The joi schemas the endpoints share, and the few helpers that give a schema the TypeScript type of
@@ -102,16 +103,18 @@ export const playerSearch = storedText()
 /** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
 export const deviceId = storedText().max(128);
 
-const HIDDEN = /[\p{Cc}\p{Cf}]/u;
+// Control and format characters, but the zero width joiner and non-joiner (joinersJoin judges those).
+const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
 // A letter, digit, punctuation mark or symbol that renders: fillers such as U+3164 are letters that draw nothing.
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
 const NAME_RULES =
-  'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters); at least one visible character';
+  'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters), but a zero width joiner or non-joiner where it joins visible characters as Unicode allows in identifiers (emoji sequences, Indic and Arabic-script names); at least one visible character';
 
 /**
  * A name people read. NFC-normalised, so one name has one spelling; no control or format
  * characters (bidi overrides such as U+202E, zero-width characters), with which a name could pass
- * for another or reorder what follows it; and at least one visible character.
+ * for another or reorder what follows it, except the joiners that names in Persian, Indic scripts
+ * and emoji sequences need, where they join; and at least one visible character.
  */
 const readableName = (max: number) =>
   Joi.string()
@@ -121,12 +124,13 @@ const readableName = (max: number) =>
     .max(max)
     .custom((value: string, helpers) => {
       if (UNPAIRED_SURROGATE.test(value)) return helpers.error('name.unpaired');
-      if (HIDDEN.test(value)) return helpers.error('name.hidden');
+      if (HIDDEN.test(value) || !joinersJoin(value)) return helpers.error('name.hidden');
       return VISIBLE.test(value) ? value : helpers.error('name.invisible');
     })
     .messages({
       'name.unpaired': UNPAIRED_MESSAGE,
-      'name.hidden': 'must not contain control or format characters (such as U+202E or zero-width characters)',
+      'name.hidden':
+        'must not contain control or format characters (such as U+202E or zero-width characters); a zero width joiner or non-joiner only where it joins letters or emoji',
       'name.invisible': 'must contain at least one visible character',
     })
     .description(NAME_RULES);
