@@ -80,10 +80,16 @@ const UNPAIRED_MESSAGE = 'must be well-formed Unicode (no unpaired surrogate suc
 const storedText = () =>
   Joi.string()
     .custom((value: string, helpers) => {
-      if (value.includes('\u0000')) return helpers.error('string.nul');
-      return UNPAIRED_SURROGATE.test(value) ? helpers.error('string.unpaired') : value;
+      const problem = unstorable(value);
+      return problem ? helpers.error(problem) : value;
     })
     .messages({ 'string.nul': 'must not contain the NUL character (U+0000)', 'string.unpaired': UNPAIRED_MESSAGE });
+
+/** What keeps a string from being stored: a NUL, or an unpaired surrogate. */
+function unstorable(value: string): 'string.nul' | 'string.unpaired' | undefined {
+  if (value.includes('\u0000')) return 'string.nul';
+  return UNPAIRED_SURROGATE.test(value) ? 'string.unpaired' : undefined;
+}
 
 export const aliasId = storedText().min(1).max(128);
 /** A player's aliases by type; a null removes one. A key that is not an alias type "is not allowed". */
@@ -218,21 +224,38 @@ function depthBeyond(value: unknown, limit: number): boolean {
   return Object.values(value).some((inner) => depthBeyond(inner, limit - 1));
 }
 
-/** A report's metadata: a JSON object of at most 1 KiB (compact), nested at most 8 levels. */
+/** The first string of a JSON value (keys included) that could not be stored, and why. */
+function unstorableWithin(value: unknown): 'string.nul' | 'string.unpaired' | undefined {
+  if (typeof value === 'string') return unstorable(value);
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const problem = (Array.isArray(value) ? undefined : unstorable(key)) ?? unstorableWithin(inner);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * A report's metadata: a JSON object of at most 1 KiB (compact), nested at most 8 levels, whose keys
+ * and strings follow the rules of every stored string (no NUL, no unpaired surrogate).
+ */
 export const metadata = Joi.object<Record<string, unknown>>()
   .unknown(true)
   .custom((value: Record<string, unknown>, helpers) => {
     if (depthBeyond(value, MAX_METADATA_DEPTH)) return helpers.error('metadata.depth');
     if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) return helpers.error('metadata.size');
-    return value;
+    const problem = unstorableWithin(value);
+    return problem ? helpers.error(`metadata.${problem}`) : value;
   })
   .messages({
     'object.base': 'must be a JSON object',
     'metadata.depth': `must not nest deeper than ${MAX_METADATA_DEPTH} levels`,
     'metadata.size': `must be at most ${MAX_METADATA_BYTES} bytes as compact JSON`,
+    'metadata.string.nul': 'must not contain the NUL character (U+0000) in any key or string',
+    'metadata.string.unpaired': `must be well-formed Unicode in every key and string (no unpaired surrogate such as \\ud83d)`,
   })
   .description(
-    `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels)`,
+    `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels; no NUL character or unpaired surrogate in any key or string)`,
   )
   .example({ car: 'red', replay_id: 'r_8f2k' });
 
