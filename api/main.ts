@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { loadConfigOrExit, type Config } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
 import { createEngine } from '../engine/engine.js';
+import { stopWhenLauncherGone } from '../engine/launcher-link.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { RestartPolicy } from '../engine/restart-policy.js';
 import { createApp } from './app.js';
@@ -90,6 +91,7 @@ function forkServers(config: Readonly<Config>, logger: Logger): void {
   });
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  stopWhenLauncherGone(stop);
 }
 
 async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
@@ -117,6 +119,8 @@ async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Forked API processes are node:cluster's: they end with their primary by themselves.
+  if (cluster.isPrimary) stopWhenLauncherGone(() => void stop('launcher gone'));
 }
 
 main().catch((error: unknown) => {

@@ -243,11 +243,11 @@ export function playerDetailsView(player: PlayerDetails): Value<typeof R.PlayerD
 }
 
 export function playerSearchView(
-  found: { total: number; players: PlayerSummary[] },
+  found: { total: number; totalExact: boolean; players: PlayerSummary[] },
   limit: number,
   offset: number,
 ): Value<typeof R.PlayerSearch> {
-  return { players: found.players.map(playerSummaryView), total: found.total, limit, offset };
+  return { players: found.players.map(playerSummaryView), total: found.total, total_exact: found.totalExact, limit, offset };
 }
 
 export function clanView(clan: Clan): Value<typeof R.Clan> {

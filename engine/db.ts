@@ -121,7 +121,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // created meanwhile by another process
+        // Created meanwhile by another process starting at the same time: 42P04 when its creation
+        // was committed before this one began, 23505 (pg_database's unique name) when both ran at once.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {

@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { createPool, transactionsOn } from './db.js';
+import { createPool, transactionsOn, withAdvisoryLock } from './db.js';
 import { ReportCounter } from './activity/report-counter.js';
 import { GameStats } from './activity/game-stats.js';
 import { createRedis, redisTarget, waitForRedis, type RedisClient } from './redis.js';
@@ -118,8 +118,12 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   const prefix = config.redisKeyPrefix;
   const system = new SystemStore(pool);
   // Checked before anything else touches Redis (the queues write keys of their own on creation).
+  // Processes starting together take turns: one claims an empty Redis while the others wait, since
+  // a claim half done (its rebuild request written, its marker not yet) reads as another dataset's keys.
   const dataset = new DatasetGuard(redis, system, prefix);
-  const datasetState = await dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }).catch(async (error: unknown) => {
+  const datasetState = await withAdvisoryLock(pool, 'leaderboard:dataset', () =>
+    dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }),
+  ).catch(async (error: unknown) => {
     await disconnect();
     throw error;
   });

@@ -11,7 +11,8 @@ import { nodeFlags } from './node-flags.js';
  * `npm start`: finds or starts Redis and PostgreSQL, applies migrations, then runs the API and the
  * worker as separate child processes (`npm run api` / `npm run worker` run one of them). A child
  * that dies is started again after a pause (RestartPolicy); one that keeps crashing makes the
- * launcher stop the others and exit 1. SIGTERM or SIGINT stops the children, then the launcher.
+ * launcher stop the others and exit 1. SIGTERM or SIGINT stops the children, then the launcher; a
+ * launcher that is killed outright closes the children's IPC channel, and they stop themselves.
  */
 type Role = 'api' | 'worker';
 
@@ -46,10 +47,12 @@ async function main(): Promise<void> {
 
   const start = (role: Role, policy: RestartPolicy) => {
     // Its own process group: a Ctrl-C in the terminal reaches the launcher only, which then stops
-    // the children itself (rather than racing them and taking their exit for a crash).
+    // the children itself (rather than racing them and taking their exit for a crash). The IPC
+    // channel ties each child to the launcher: it stops itself when the channel closes, so a
+    // launcher killed without a chance to stop its children leaves none running.
     const child = spawn(process.execPath, ['--enable-source-maps', ...nodeFlags(role), ENTRY_POINTS[role]], {
       env,
-      stdio: 'inherit',
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });
     running.add(child);

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany } from './helpers/fixtures.js';
 import { persistedScores } from './helpers/persistence.js';
-import { spawnLauncher, until, type ServiceProcess } from './helpers/processes.js';
+import { freePort, spawnLauncher, until, type ServiceProcess } from './helpers/processes.js';
 
 interface LauncherLine {
   process?: string;
@@ -115,6 +115,39 @@ describe('npm start (the launcher)', function () {
       expect(persisted.size).to.equal(20);
       expect(launcherLines(launcher).some((line) => line.role === 'worker' && line.signal === 'SIGKILL')).to.equal(true);
     });
+  });
+
+  it('when the launcher is SIGKILLed, then its children stop within a few seconds and the next start serves', async () => {
+    const port = String(await freePort());
+    const ready = (url: string) =>
+      fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    let first: ServiceProcess | undefined;
+    let next: ServiceProcess | undefined;
+    try {
+      first = await spawnLauncher({ PORT: port });
+      const launcher = first;
+      await until(
+        async () => (await ready(launcher.url)) && childPid(launcher, 'worker') !== undefined,
+        'the launcher to start both children',
+        30_000,
+      );
+      const children = startedPids(launcher);
+      expect(children).to.have.length(2);
+
+      await launcher.stop('SIGKILL');
+      await until(() => children.every((pid) => !alive(pid)), 'the orphaned children to stop', 5_000);
+
+      next = await spawnLauncher({ PORT: port });
+      const again = next;
+      await until(() => ready(again.url), 'the next start to serve', 30_000);
+      expect(launcherLines(again).filter((line) => /died/.test(line.msg ?? ''))).to.deep.equal([]);
+    } finally {
+      await stopLauncher(first);
+      await stopLauncher(next);
+    }
   });
 
   it('when a child keeps crashing, then the launcher gives up after 5 crashes within 60 s, stops the others and exits 1', async () => {

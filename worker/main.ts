@@ -5,6 +5,7 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { loadConfigOrExit } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
 import { createPersistenceEngine } from '../engine/engine.js';
+import { stopWhenLauncherGone } from '../engine/launcher-link.js';
 import { queuePrefix } from '../engine/keys.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  stopWhenLauncherGone(() => void stop('launcher gone'));
 }
 
 /**

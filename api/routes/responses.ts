@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { COUNT_AHEAD } from '../../engine/players/player-lookup.js';
 import { arrayOf, documentedAs, nullable, object, oneOf, optional, type Value } from './schemas.js';
 
 /**
@@ -235,7 +236,16 @@ export const PlayerDetails = object({
     "Every leaderboard of the game where the player holds a score in the current season, with the live rank; the game's oldest leaderboard first",
   ),
 }).id('PlayerDetails');
-export const PlayerSearch = object({ players: arrayOf(PlayerSummary), ...paging() }).id('PlayerSearch');
+export const PlayerSearch = object({
+  players: arrayOf(PlayerSummary),
+  ...paging(),
+  total: total().description(
+    `How many players match, name matches counted up to ${COUNT_AHEAD} past this page: when more match, total_exact is false and total is a lower bound`,
+  ),
+  total_exact: Joi.boolean()
+    .example(true)
+    .description(`true: total is the number of matches; false: at least total players match (more than ${COUNT_AHEAD} past this page)`),
+}).id('PlayerSearch');
 const keyName = () => str().example('Discord bot');
 export const ThirdPartyKeyCreated = object({
   key_id: keyId(),

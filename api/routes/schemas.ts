@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { joinersJoin } from './joiners.js';
 
 /**
  * The joi schemas the endpoints share, and the few helpers that give a schema the TypeScript type of
@@ -79,10 +80,16 @@ const UNPAIRED_MESSAGE = 'must be well-formed Unicode (no unpaired surrogate suc
 const storedText = () =>
   Joi.string()
     .custom((value: string, helpers) => {
-      if (value.includes('\u0000')) return helpers.error('string.nul');
-      return UNPAIRED_SURROGATE.test(value) ? helpers.error('string.unpaired') : value;
+      const problem = unstorable(value);
+      return problem ? helpers.error(problem) : value;
     })
     .messages({ 'string.nul': 'must not contain the NUL character (U+0000)', 'string.unpaired': UNPAIRED_MESSAGE });
+
+/** What keeps a string from being stored: a NUL, or an unpaired surrogate. */
+function unstorable(value: string): 'string.nul' | 'string.unpaired' | undefined {
+  if (value.includes('\u0000')) return 'string.nul';
+  return UNPAIRED_SURROGATE.test(value) ? 'string.unpaired' : undefined;
+}
 
 export const aliasId = storedText().min(1).max(128);
 /** A player's aliases by type; a null removes one. A key that is not an alias type "is not allowed". */
@@ -102,16 +109,18 @@ export const playerSearch = storedText()
 /** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
 export const deviceId = storedText().max(128);
 
-const HIDDEN = /[\p{Cc}\p{Cf}]/u;
+// Control and format characters, but the zero width joiner and non-joiner (joinersJoin judges those).
+const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
 // A letter, digit, punctuation mark or symbol that renders: fillers such as U+3164 are letters that draw nothing.
 const VISIBLE = /(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{P}\p{S}]/u;
 const NAME_RULES =
-  'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters); at least one visible character';
+  'NFC-normalised and trimmed; no control or format characters (bidi controls such as U+202E, zero-width characters), but a zero width joiner or non-joiner where it joins visible characters as Unicode allows in identifiers (emoji sequences, Indic and Arabic-script names); at least one visible character';
 
 /**
  * A name people read. NFC-normalised, so one name has one spelling; no control or format
  * characters (bidi overrides such as U+202E, zero-width characters), with which a name could pass
- * for another or reorder what follows it; and at least one visible character.
+ * for another or reorder what follows it, except the joiners that names in Persian, Indic scripts
+ * and emoji sequences need, where they join; and at least one visible character.
  */
 const readableName = (max: number) =>
   Joi.string()
@@ -121,12 +130,13 @@ const readableName = (max: number) =>
     .max(max)
     .custom((value: string, helpers) => {
       if (UNPAIRED_SURROGATE.test(value)) return helpers.error('name.unpaired');
-      if (HIDDEN.test(value)) return helpers.error('name.hidden');
+      if (HIDDEN.test(value) || !joinersJoin(value)) return helpers.error('name.hidden');
       return VISIBLE.test(value) ? value : helpers.error('name.invisible');
     })
     .messages({
       'name.unpaired': UNPAIRED_MESSAGE,
-      'name.hidden': 'must not contain control or format characters (such as U+202E or zero-width characters)',
+      'name.hidden':
+        'must not contain control or format characters (such as U+202E or zero-width characters); a zero width joiner or non-joiner only where it joins letters or emoji',
       'name.invisible': 'must contain at least one visible character',
     })
     .description(NAME_RULES);
@@ -214,21 +224,38 @@ function depthBeyond(value: unknown, limit: number): boolean {
   return Object.values(value).some((inner) => depthBeyond(inner, limit - 1));
 }
 
-/** A report's metadata: a JSON object of at most 1 KiB (compact), nested at most 8 levels. */
+/** The first string of a JSON value (keys included) that could not be stored, and why. */
+function unstorableWithin(value: unknown): 'string.nul' | 'string.unpaired' | undefined {
+  if (typeof value === 'string') return unstorable(value);
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const problem = (Array.isArray(value) ? undefined : unstorable(key)) ?? unstorableWithin(inner);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * A report's metadata: a JSON object of at most 1 KiB (compact), nested at most 8 levels, whose keys
+ * and strings follow the rules of every stored string (no NUL, no unpaired surrogate).
+ */
 export const metadata = Joi.object<Record<string, unknown>>()
   .unknown(true)
   .custom((value: Record<string, unknown>, helpers) => {
     if (depthBeyond(value, MAX_METADATA_DEPTH)) return helpers.error('metadata.depth');
     if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) return helpers.error('metadata.size');
-    return value;
+    const problem = unstorableWithin(value);
+    return problem ? helpers.error(`metadata.${problem}`) : value;
   })
   .messages({
     'object.base': 'must be a JSON object',
     'metadata.depth': `must not nest deeper than ${MAX_METADATA_DEPTH} levels`,
     'metadata.size': `must be at most ${MAX_METADATA_BYTES} bytes as compact JSON`,
+    'metadata.string.nul': 'must not contain the NUL character (U+0000) in any key or string',
+    'metadata.string.unpaired': `must be well-formed Unicode in every key and string (no unpaired surrogate such as \\ud83d)`,
   })
   .description(
-    `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels)`,
+    `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels; no NUL character or unpaired surrogate in any key or string)`,
   )
   .example({ car: 'red', replay_id: 'r_8f2k' });
 

@@ -63,6 +63,19 @@ export class AuditStore {
     );
   }
 
+  /**
+   * An erased player's earlier entries keep what was done, when, by whom and to which player id,
+   * but lose their details: a `player.*` entry's details are about the person (names, aliases, clan,
+   * a ban's reason, which may name them). `score.remove` entries keep theirs (a board and a season).
+   */
+  async forgetPlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE audit_log SET details = '{}'
+       WHERE game_id = $1 AND target = $2 AND action LIKE 'player.%' AND details <> '{}'`,
+      [gameId, playerId],
+    );
+  }
+
   /** A game's entries older than entry `before` (all, without it), newest first, at most `limit`. */
   async page(gameId: string, before: number | undefined, limit: number): Promise<AuditEntry[]> {
     // The columns are the entry's fields, named alike.

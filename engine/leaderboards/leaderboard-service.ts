@@ -45,12 +45,19 @@ export class LeaderboardService {
     const cacheKey = `${gameId}\u0000${leaderboardId}`;
     let leaderboard = this.cache.get(cacheKey);
     if (!leaderboard) {
-      leaderboard = await this.store.find(gameId, leaderboardId);
-      if (!leaderboard) {
-        throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
-      }
+      leaderboard = await this.read(gameId, leaderboardId);
       this.cache.set(cacheKey, leaderboard);
     }
+    return leaderboard;
+  }
+
+  /**
+   * The leaderboard as PostgreSQL holds it now, past the cache: what the game server reads back after
+   * a change sees the change, whichever API process made it.
+   */
+  async read(gameId: string, leaderboardId: string): Promise<Leaderboard> {
+    const leaderboard = await this.store.find(gameId, leaderboardId);
+    if (!leaderboard) throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
     return leaderboard;
   }
 

@@ -88,7 +88,8 @@ export class ModerationService {
 
   /**
    * Erases the player (a data-protection request): their row, device binding, display name,
-   * aliases, clan membership and every score, live and persisted, go; ranks and clan totals close up
+   * aliases, clan membership, every score, live and persisted, and the details of their earlier
+   * audit entries (names, aliases, ban reasons) go; ranks and clan totals close up
    * at once, and every process refuses their tokens once the change is announced. Each board keeps
    * the id in its banned set, so a report already past its token check is refused by the board's
    * script; a later signup on the same device is a new player.
@@ -106,6 +107,7 @@ export class ModerationService {
       await scores.in(client).deletePlayer(playerId);
       await this.deps.archives.erasePlayer(client, gameId, playerId);
       await players.in(client).delete(gameId, playerId);
+      await audit.in(client).forgetPlayer(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
       return locked;
     });

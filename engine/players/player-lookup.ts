@@ -7,6 +7,9 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Rankings } from '../ranking/rankings.js';
 
+/** How many name matches past a page a search counts (README: Looking a player up). */
+export const COUNT_AHEAD = 1000;
+
 /** A player as support sees them: profile, aliases, ban and signup time. */
 export interface PlayerSummary extends PlayerProfile {
   aliases: Record<string, string>;
@@ -77,24 +80,35 @@ export class PlayerLookup {
   /**
    * Players matching `text`: the one whose id it is, then those holding it as an alias id, then those
    * whose display name starts with it (case-insensitive) by name; each player once, a page at a time.
+   * Name matches are counted up to COUNT_AHEAD past the page, so a search costs what its page does,
+   * however many players share a short prefix: `totalExact` is false when more match than `total`
+   * says (then `total` is a lower bound, past the page by more than COUNT_AHEAD).
    */
-  async search(gameId: string, text: string, offset: number, limit: number): Promise<{ total: number; players: PlayerSummary[] }> {
-    if (!storable(text)) return { total: 0, players: [] };
+  async search(
+    gameId: string,
+    text: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; totalExact: boolean; players: PlayerSummary[] }> {
+    if (!storable(text)) return { total: 0, totalExact: true, players: [] };
     const { store, aliases } = this.deps;
     // At most a few players match exactly: they are read whole, and the name matches page after them.
     const exact = await store.exactMatches(gameId, text);
     const leading = exact.slice(offset, offset + limit);
+    const countedNames = offset + limit + COUNT_AHEAD;
     const named = await store.namePrefixPage(
       gameId,
       text,
       exact.map((player) => player.id),
       Math.max(0, offset - exact.length),
       limit - leading.length,
+      countedNames + 1,
     );
     const players = [...leading, ...named.players];
     const held = await aliases.ofMany(players.map((player) => player.id));
     return {
       total: exact.length + named.total,
+      totalExact: named.total <= countedNames,
       players: players.map((player) => summary(player, held.get(player.id) ?? {})),
     };
   }

@@ -106,8 +106,8 @@ export class PlayerStore {
 
   /**
    * A page of the game's players whose display name starts with `prefix` (case-insensitive, taken
-   * literally), by lowercased name then id, leaving out `excluded`; and how many there are in all.
-   * The players_by_lower_name index serves the range, the order and the count (sql/010).
+   * literally), by lowercased name then id, leaving out `excluded`; and how many there are, counted
+   * up to `countUpTo`. The players_by_lower_name index serves the range, the order and the count (sql/010).
    */
   async namePrefixPage(
     gameId: string,
@@ -115,6 +115,7 @@ export class PlayerStore {
     excluded: string[],
     offset: number,
     limit: number,
+    countUpTo: number,
   ): Promise<{ total: number; players: Player[] }> {
     // LIKE's own wildcards and its escape character, escaped, so the text matches only itself.
     const pattern = `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
@@ -126,7 +127,13 @@ export class PlayerStore {
             `SELECT ${COLUMNS} FROM players WHERE ${matching} ORDER BY lower(display_name) COLLATE "C", id LIMIT $4 OFFSET $5`,
             [gameId, pattern, excluded, limit, offset],
           ),
-      this.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM players WHERE ${matching}`, [gameId, pattern, excluded]),
+      // Counted no further than asked: a one-letter prefix may match most of a game's players.
+      this.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM (SELECT 1 FROM players WHERE ${matching} LIMIT $4) AS counted`, [
+        gameId,
+        pattern,
+        excluded,
+        countUpTo,
+      ]),
     ]);
     return { total: count.rows[0]!.count, players: page.rows.map(toPlayer) };
   }

@@ -124,6 +124,38 @@ describe('audit log', () => {
     }
   });
 
+  it('when a player is renamed, given aliases, banned with a reason naming them and erased, then the log keeps their id but none of that', async () => {
+    const game = await createGame();
+    const clan = await createClan(game);
+    const [erased, other] = [await signup(game), await signup(game)];
+    const personal = ['Ada Lovelace', `ada-${erased.playerId}@example.com`, `ada#${erased.playerId}`];
+    await api()
+      .patch(`/api/v1/server/players/${erased.playerId}`)
+      .set(secretKey(game))
+      .send({ display_name: 'Ada Lovelace', clan_id: clan, aliases: { email: personal[1], discord: personal[2] } })
+      .expect(200);
+    const reason = `Ada Lovelace (${personal[1]}) shared a cheat on Discord as ${personal[2]}`;
+    await api().post(`/api/v1/server/players/${erased.playerId}/ban`).set(secretKey(game)).send({ reason }).expect(200);
+    await api().patch(`/api/v1/server/players/${other.playerId}`).set(secretKey(game)).send({ display_name: 'Grace' }).expect(200);
+
+    await api().delete(`/api/v1/server/players/${erased.playerId}`).set(secretKey(game)).expect(204);
+
+    const { entries } = await auditLog(game);
+    const { rows } = await testStores().pool.query('SELECT * FROM audit_log WHERE game_id = $1', [game.gameId]);
+    for (const text of [JSON.stringify(entries), JSON.stringify(rows)]) {
+      for (const data of [...personal, reason]) expect(text).not.to.include(data);
+    }
+    const about = (playerId: string) =>
+      entries.filter((entry) => entry.target === playerId).map(({ actor, action, details }) => ({ actor, action, details }));
+    expect(about(erased.playerId)).to.deep.equal([
+      { actor: 'secret_key', action: 'player.delete', details: {} },
+      { actor: 'secret_key', action: 'player.ban', details: {} },
+      { actor: 'secret_key', action: 'player.update', details: {} },
+    ]);
+    // Only the erased player's entries change.
+    expect(about(other.playerId)).to.deep.equal([{ actor: 'secret_key', action: 'player.update', details: { display_name: 'Grace' } }]);
+  });
+
   it('when the log is longer than a page, then before/next_before walk it newest first, without repeats and without an empty last page', async () => {
     const game = await createGame();
     for (let i = 0; i < 7; i++) await createClan(game, `clan-${i}`);

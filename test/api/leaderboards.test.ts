@@ -29,6 +29,34 @@ describe('leaderboard management', () => {
     expect(list.body.leaderboards.find((l: { leaderboard_id: string }) => l.leaderboard_id === id)).to.include({ name: 'Weekly' });
   });
 
+  it('when a leaderboard is read back, then GET answers what PUT answered, its new season after a reset, and 404 once it is gone', async () => {
+    const id = uniqueId('lb');
+    const read = (leaderboardId: string, key = game.secretKey) =>
+      api()
+        .get(`/api/v1/server/leaderboards/${encodeURIComponent(leaderboardId)}`)
+        .set('Secret-Key', key);
+    const written = await put(id, {
+      name: 'Weekly race',
+      sort_order: 'asc',
+      min_score: 0,
+      reset_schedule: { cron: '0 0 * * 1', timezone: 'Europe/Paris' },
+      keep_seasons: 10,
+    }).expect(201);
+
+    expect((await read(id).expect(200)).body).to.deep.equal(written.body);
+    await api().post(`/api/v1/server/leaderboards/${id}/reset`).set('Secret-Key', game.secretKey).expect(200);
+    const afterReset = (await read(id).expect(200)).body;
+    expect(afterReset).to.deep.include({ ...written.body, season: 2, season_started_at: afterReset.season_started_at });
+    expect(Date.parse(afterReset.season_started_at)).to.be.greaterThan(Date.parse(written.body.season_started_at));
+
+    const other = await createGame();
+    expect((await read(id, other.secretKey).expect(404)).body.error.code).to.equal('leaderboard_not_found');
+    expect((await read(uniqueId('lb')).expect(404)).body.error.code).to.equal('leaderboard_not_found');
+    expect((await read('bad id!').expect(400)).body.error.code).to.equal('validation_failed');
+    await api().delete(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(204);
+    expect((await read(id).expect(404)).body.error.code).to.equal('leaderboard_not_found');
+  });
+
   it('when type or sort_order changes once scores exist, then 409 conflict; before that it may change', async () => {
     const id = await createLeaderboard(game);
     await put(id, { sort_order: 'asc', type: 'clan' }).expect(200);

@@ -22,6 +22,31 @@ const IMPERSONATING = [
   'Ada\u00ad', // soft hyphen
   '\u3164', // Hangul filler: a letter that draws nothing
   '\u0301', // a combining mark with nothing to combine with
+  'A\u200dda', // a zero width joiner between Latin letters, which never join
+  'Ad\u200ca', // a zero width non-joiner between Latin letters
+  '\u200c', // a non-joiner alone
+  '\u200d\u{1F44D}', // a joiner with nothing before it
+  '\u{1F44D}\u200d', // a joiner with nothing after it
+  '\u{1F44D}\u200d\u200d\u{1F44D}', // two joiners in a row
+  '\u0627\u200c\u0627', // a non-joiner after an alef, which joins nothing on that side
+];
+
+/**
+ * Names people have that need a joiner: U+200C (zero width non-joiner) in Persian and Indic
+ * scripts, U+200D (zero width joiner) after an Indic virama and inside emoji sequences.
+ */
+const JOINED = [
+  '\u0645\u0647\u200c\u0644\u0642\u0627', // Persian "Mahlegha": heh, ZWNJ, lam
+  '\u0628\u0647\u200c\u0622\u0641\u0631\u06cc\u0646', // Persian "Behafarin": heh, ZWNJ, alef with madda
+  '\u0936\u094d\u200d\u092f\u093e\u092e', // Hindi "Shyam": the half form asked for with a ZWJ after the virama
+  '\u0932\u0915\u094d\u200c\u0937\u094d\u092e\u0940', // Hindi "Lakshmi", the virama kept visible with a ZWNJ
+  '\u0d05\u0d28\u0d3f\u0d32\u0d4d\u200d', // Malayalam "Anil", its chillu written virama + ZWJ
+  '\u0d15\u0d3e\u0d30\u0d4d\u200d\u0d24\u0d4d\u0d24\u0d3f\u0d15\u0d4d', // Malayalam "Karthik"
+  '\u{1F468}\u200d\u{1F469}\u200d\u{1F467}\u200d\u{1F466}', // family: man, woman, girl, boy
+  'Ada \u{1F469}\u{1F3FD}\u200d\u{1F4BB}', // woman technologist: medium skin tone
+  '\u{1F3F3}\ufe0f\u200d\u{1F308}', // rainbow flag
+  '\u{1F3F4}\u200d\u2620\ufe0f', // pirate flag
+  'Zo\u00eb \u2764\ufe0f\u200d\u{1F525}', // heart on fire
 ];
 
 describe('names people read', () => {
@@ -110,6 +135,20 @@ describe('names people read', () => {
       .send({ name: decomposed })
       .expect(201);
     expect(board.body.name).to.equal('Caf\u00e9');
+  });
+
+  it('when a name needs a joiner (Persian, Hindi, Malayalam, emoji sequences), then it is kept as written', async () => {
+    for (const name of JOINED) {
+      const renamed = await renameSelf(name);
+      expect(renamed.status, JSON.stringify(name)).to.equal(200);
+      expect(renamed.body.display_name).to.equal(name);
+      const clan = await api()
+        .put(`/api/v1/server/clans/${uniqueId('clan')}`)
+        .set('Secret-Key', game.secretKey)
+        .send({ name });
+      expect(clan.status, JSON.stringify(name)).to.equal(201);
+      expect(clan.body.name).to.equal(name);
+    }
   });
 
   it('when a name mixes scripts, emoji and punctuation, then it is kept as written', async () => {

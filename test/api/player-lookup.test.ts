@@ -28,6 +28,17 @@ const search = (game: TestGame, query: Partial<Record<string, string>>) =>
   api().get('/api/v1/server/players').query(query).set(secretKey(game));
 const idsOf = (body: { players: { player_id: string }[] }) => body.players.map((player) => player.player_id);
 
+interface PlanNode {
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+/** The most rows any step of an analysed plan handled (all its loops together). */
+function mostRows(node: PlanNode): number {
+  return Math.max(node['Actual Rows'] * node['Actual Loops'], ...(node.Plans ?? []).map(mostRows));
+}
+
 async function setAliases(game: TestGame, player: TestPlayer, aliases: Record<string, string>): Promise<void> {
   await api().patch(`/api/v1/server/players/${player.playerId}`).set(secretKey(game)).send({ aliases }).expect(200);
 }
@@ -166,6 +177,26 @@ describe('player lookup and search for support', () => {
       expect(beyond.body.players).to.deep.equal([]);
     });
 
+    it('when a prefix matches over 1,000 players more than the page, then total counts that far and says so, and paging still reaches every match', async () => {
+      const game = await createGame();
+      // Inserted directly: 1,200 signups through the API would take a while.
+      await testStores().pool.query(
+        `INSERT INTO players (id, game_id, display_name)
+         SELECT $2 || i, $1, 'Many ' || lpad(i::text, 4, '0') FROM generate_series(1, 1200) AS i`,
+        [game.gameId, `m${uniqueId('').slice(1)}`],
+      );
+
+      const first = (await search(game, { search: 'm', limit: '10' }).expect(200)).body;
+      expect(first).to.include({ total: 1011, total_exact: false, limit: 10, offset: 0 });
+      expect(first.players.map((player: { display_name: string }) => player.display_name)).to.deep.equal(
+        Array.from({ length: 10 }, (_, i) => `Many ${String(i + 1).padStart(4, '0')}`),
+      );
+      const last = (await search(game, { search: 'MANY', limit: '50', offset: '1150' }).expect(200)).body;
+      expect(last).to.include({ total: 1200, total_exact: true });
+      expect(last.players.map((player: { display_name: string }) => player.display_name).at(-1)).to.equal('Many 1200');
+      expect((await search(game, { search: 'many 000' }).expect(200)).body).to.include({ total: 9, total_exact: true });
+    });
+
     it('when the text holds %, _ or \\, then they match only themselves', async () => {
       const game = await createGame();
       const tag = uniqueId('w');
@@ -299,14 +330,28 @@ describe('player lookup and search for support', () => {
         // choice when the count reads most of the table anyway.)
         for (const text of ['plan77', 'steam71', 'swift o', 'n1a', 'Swift Otter 1', 's', 'q']) {
           await store.exactMatches('g_plan', text);
-          await store.namePrefixPage('g_plan', text, ['plan77'], 0, 50);
-          await store.namePrefixPage('g_plan', text, [], 5000, 50);
+          await store.namePrefixPage('g_plan', text, ['plan77'], 0, 50, 1051);
+          await store.namePrefixPage('g_plan', text, [], 5000, 50, 6051);
         }
         await store.findInGame('g_plan', 'plan77');
         await new AliasStore(explaining).ofMany(Array.from({ length: 50 }, (_, i) => `plan${i * 3}`));
 
         const sequential = plans.filter((plan) => /Seq Scan on (players|player_aliases)/.test(plan));
         expect(sequential, sequential.join('\n\n')).to.deep.equal([]);
+
+        // Run for real: a prefix shared by many (nine in ten for 'n') is counted no further than asked,
+        // so no step of any statement handles more rows than the page and the count's bound.
+        const busiest = new Map<string, number>();
+        const measuring = {
+          async query(text: string, values: unknown[]) {
+            const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+            busiest.set(`${text} ${JSON.stringify(values)}`, mostRows(rows[0]!['QUERY PLAN'][0].Plan));
+            return { rows: [{ count: 0 }] };
+          },
+        } as unknown as Queryable;
+        for (const text of ['n', 's', 'q']) await new PlayerStore(measuring).namePrefixPage('g_plan', text, [], 0, 50, 1051);
+        const over = [...busiest].filter(([, rows]) => rows > 1051);
+        expect(over, over.map(([statement, rows]) => `${rows} rows: ${statement}`).join('\n')).to.deep.equal([]);
         if (process.env.PRINT_PLANS) console.log(plans.join('\n\n'));
       } finally {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

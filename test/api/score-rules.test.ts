@@ -353,6 +353,25 @@ describe('score rules: metadata', () => {
       expect(await state()).to.deep.equal(before);
     });
 
+    it('when client or server metadata holds a NUL or an unpaired surrogate in any key or value, nested too, then 400 validation_failed and nothing changes', async () => {
+      const before = await state();
+      const bad: [string, object][] = [
+        ['a NUL in a value', { note: 'a\u0000b' }],
+        ['a NUL in a key', { 'ke\u0000y': 1 }],
+        ['a NUL in an array, nested', { a: [{ b: ['\u0000'] }] }],
+        ['half an emoji in a value', { note: 'Ada \ud83d' }],
+        ['half an emoji in a key', { '\udc00': true }],
+        ['half an emoji in a nested key', { a: { b: { ['x\ud83d']: 1 } } }],
+        ['half an emoji in an array', { list: ['ok', 'x\ud83d'] }],
+      ];
+      for (const [what, metadata] of bad) {
+        await expectRefused(await report(game, player, leaderboard, { score: 1, metadata }, uniqueId('key')), `client: ${what}`);
+        const pairs = { player_id: player.playerId, scores: [1, 2], leaderboard_ids: [leaderboard, other], metadata: [null, metadata] };
+        await expectRefused(await batch(game, pairs, uniqueId('key')), `server: ${what}`);
+      }
+      expect(await state()).to.deep.equal(before);
+    });
+
     it('when a depth bomb is sent as raw JSON (as deep as the body limit allows), then 400 quickly, never a 500', async () => {
       const before = await state();
       const bombs = [

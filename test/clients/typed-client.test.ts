@@ -20,6 +20,7 @@ interface BotRun {
   report: { submitted_score: number; best_score: number; improved: boolean; rank: number; total: number };
   pages: { limit: number; offset: number; total: number; entries: { player_id: string; score: number; rank: number }[] }[];
   alias_record: { leaderboard_id: string; player_id: string; display_name: string; score: number; rank: number; total: number };
+  settings: { leaderboard_id: string; name: string; sort_order: string; season: number; next_reset_at: string | null };
 }
 
 describe('A client typed from the served OpenAPI document', function () {
@@ -37,7 +38,7 @@ describe('A client typed from the served OpenAPI document', function () {
     expect(bot!.diagnostics, 'the compiler reported (its bot.ts is a copy of test/clients/bot/bot.ts)').to.equal('');
   });
 
-  it('when the bot signs up, reports, pages the leaderboard and reads a record by alias, then it sees what the world holds', async () => {
+  it('when the bot signs up, reports, pages the leaderboard, reads a record by alias and the settings, then it sees what the world holds', async () => {
     const game: TestGame = await createGame();
     const leaderboardId = await createLeaderboard(game);
     const { apiKey } = await createThirdPartyKey(game);
@@ -55,6 +56,7 @@ describe('A client typed from the served OpenAPI document', function () {
     const run = (await runBot(bot!, {
       baseUrl: testUrl(),
       publishableKey: game.publishableKey,
+      secretKey: game.secretKey,
       apiKey,
       leaderboardId,
       score: 250,
@@ -92,6 +94,13 @@ describe('A client typed from the served OpenAPI document', function () {
       score: 100,
       rank: 5,
       total: 6,
+    });
+    expect(run.settings).to.deep.equal({
+      leaderboard_id: leaderboardId,
+      name: leaderboardId,
+      sort_order: 'desc',
+      season: 1,
+      next_reset_at: null,
     });
   });
 });

@@ -21,6 +21,19 @@ describe('dashboard security: CSRF, cookies, limits and games kept apart', funct
     w = { a, b, rotatedGameId: rotated.gameId };
   });
 
+  it("when a page's ?done= names no notice of its own (constructor, toString, __proto__, any text), then the page shows no notice", async () => {
+    const session = await httpSession({ secretKey: w.a.game.secretKey });
+    const pages = ['/settings', '/leaderboards', `/leaderboards/${w.a.board}`, `/players/${w.a.player.playerId}`];
+    for (const path of pages) {
+      for (const done of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'Your account is closed']) {
+        const res = await session.page(`${path}?done=${encodeURIComponent(done)}`);
+        // Settings reads its query leniently (200); the other pages refuse a word they do not know (400).
+        expect(res.status, `${path}?done=${done}`).to.equal(path === '/settings' ? 200 : 400);
+        expect(res.text, `${path}?done=${done}`).not.to.match(/class="notice|native code/);
+      }
+    }
+  });
+
   it('covers every state-changing dashboard route', () => {
     expect(CHANGES.map(rowName)).to.include.members(['POST /dashboard/settings/keys', 'POST /dashboard/settings/secret-key/rotate']);
   });

@@ -113,7 +113,7 @@ export const playersPageEndpoint = endpoint({
             </nav>`
           : html``;
       results = html`<section class="card" aria-labelledby="results-heading">
-        <h2 id="results-heading">Results (${found.total})</h2>
+        <h2 id="results-heading">Results (${found.totalExact ? String(found.total) : `at least ${found.total}`})</h2>
         ${found.players.length > 0 ? resultsTable(screen, found.players) : html`<p>No player matches “${search}”.</p>`} ${pager}
       </section>`;
     }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Game } from '../../../engine/games/game-store.js';
 import type { ThirdPartyKey } from '../../../engine/auth/third-party-key-store.js';
 import { endpoint } from '../endpoint.js';
-import { name, object, optional, wholeNumber } from '../schemas.js';
+import { name, object, oneOf, optional, wholeNumber } from '../schemas.js';
 import {
   confirmButton,
   dashboardPage,
@@ -21,7 +21,8 @@ import { csrfField } from './session.js';
 
 const PAGE = 50;
 const day = (at: Date) => at.toISOString().slice(0, 16).replace('T', ' ');
-const DONE: Record<string, string> = { revoked: 'The key was revoked: it is refused from now on.' };
+/** What a change redirects with (`?done=`): fixed words, so a link cannot put any text on the page. */
+const DONE = new Map([['revoked', 'The key was revoked: it is refused from now on.']]);
 
 interface Revealed {
   /** A key shown this once, right after it was made. */
@@ -118,13 +119,14 @@ export const settingsPageEndpoint = endpoint({
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
-  query: object({ offset: wholeNumber(0, Number.MAX_SAFE_INTEGER, 0), done: optional(Joi.string().max(20)) }),
+  query: object({ offset: wholeNumber(0, Number.MAX_SAFE_INTEGER, 0), done: optional(oneOf(...DONE.keys())) }),
   lenientQuery: true,
   responses: { 200: { content: 'text/html', description: 'The page' } },
   errors: [],
   async handler({ caller: { game }, query, app, req, res }) {
     const offset = Math.max(0, Number.parseInt(String(query.offset ?? '0'), 10) || 0);
-    const done = typeof query.done === 'string' ? DONE[query.done] : undefined;
+    // The query is read leniently (as sent): a Map holds only its own words, no prototype's.
+    const done = DONE.get(String(query.done));
     return pageReply(await settingsPage(screenOf(app, req, res, game), game, offset, { done }));
   },
 });

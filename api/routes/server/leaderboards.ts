@@ -70,6 +70,23 @@ export const serverLeaderboardEndpoints = [
 
   endpoint({
     method: 'get',
+    path: '/api/v1/server/leaderboards/:leaderboard_id',
+    operationId: 'getServerLeaderboard',
+    tag: 'Game server',
+    summary: 'Read one leaderboard: its settings, season and next reset',
+    description:
+      'The body PUT answers: every setting, the current season and when it started, and the next scheduled reset. Read as stored now, so a change is seen at once whichever API process made it. 404 leaderboard_not_found when the game has no such leaderboard.',
+    credentials: 'secretKey',
+    params: leaderboardParams,
+    responses: { 200: { schema: Leaderboard } },
+    errors: [400, 404],
+    async handler({ caller, params, app }) {
+      return { status: 200, body: leaderboardView(await app.engine.leaderboards.read(caller.game.id, params.leaderboard_id)) };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
     path: '/api/v1/server/leaderboards',
     operationId: 'listLeaderboards',
     tag: 'Game server',

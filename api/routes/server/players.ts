@@ -1,4 +1,5 @@
 import { playerDetailsView, playerSearchView, playerView } from '../../views.js';
+import { COUNT_AHEAD } from '../../../engine/players/player-lookup.js';
 import { endpoint } from '../endpoint.js';
 import { Player, PlayerDetails, PlayerSearch } from '../responses.js';
 import { aliasChanges, clanId, displayName, limit, nullable, object, offset, optional, playerId, playerSearch } from '../schemas.js';
@@ -30,8 +31,7 @@ export const serverPlayerEndpoints = [
     operationId: 'listPlayers',
     tag: 'Game server',
     summary: 'Find players by id, alias id or the start of their display name',
-    description:
-      'Matches the player whose id is `search`, the players holding it as an alias id (any alias type), and the players whose display name starts with it (case-insensitive; `%` and `_` are plain characters). In that order: the exact id, then exact aliases, then name matches by name; each player once.',
+    description: `Matches the player whose id is \`search\`, the players holding it as an alias id (any alias type), and the players whose display name starts with it (case-insensitive; \`%\` and \`_\` are plain characters). In that order: the exact id, then exact aliases, then name matches by name; each player once. Name matches are counted up to ${COUNT_AHEAD} past the page, so a short prefix shared by most of a game costs what its page costs: when more match, \`total_exact\` is false and \`total\` is a lower bound (paging on while offset + limit < total reaches every match).`,
     credentials: 'secretKey',
     query: object({ search: playerSearch, limit, offset }),
     responses: { 200: { schema: PlayerSearch } },

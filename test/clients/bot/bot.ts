@@ -15,6 +15,7 @@ import type { paths } from './openapi.js';
 interface Orders {
   baseUrl: string;
   publishableKey: string;
+  secretKey: string;
   apiKey: string;
   leaderboardId: string;
   score: number;
@@ -40,6 +41,13 @@ interface Page {
   offset: number;
   total: number;
   entries: Entry[];
+}
+interface LeaderboardSettings {
+  leaderboard_id: string;
+  name: string;
+  sort_order: 'desc' | 'asc';
+  season: number;
+  next_reset_at: string | null;
 }
 interface PlayerRecord extends Entry {
   leaderboard_id: string;
@@ -111,4 +119,16 @@ const aliasRecord: PlayerRecord = {
   total: record.total,
 };
 
-console.log(JSON.stringify({ player_id: playerId, report: reported, pages, alias_record: aliasRecord }));
+// The game server reads the leaderboard's settings back.
+const server = createClient<paths>({ baseUrl, headers: { 'Secret-Key': orders.secretKey } });
+const board = await server.GET('/api/v1/server/leaderboards/{leaderboard_id}', { params: { path: { leaderboard_id: leaderboardId } } });
+if (!board.data) throw refused('getServerLeaderboard', board.response, board.error);
+const settings: LeaderboardSettings = {
+  leaderboard_id: board.data.leaderboard_id,
+  name: board.data.name,
+  sort_order: board.data.sort_order,
+  season: board.data.season,
+  next_reset_at: board.data.next_reset_at,
+};
+
+console.log(JSON.stringify({ player_id: playerId, report: reported, pages, alias_record: aliasRecord, settings }));
