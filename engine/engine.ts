@@ -31,7 +31,7 @@ import { PersistenceQueue } from './persistence/persistence-queue.js';
 import { PersistenceMarks } from './persistence/marks.js';
 import { ScoreStore } from './persistence/score-store.js';
 import { Persister } from './persistence/persister.js';
-import { DatasetGuard } from './persistence/dataset.js';
+import { DatasetGuard, DatasetMismatchError } from './persistence/dataset.js';
 import { BoardRecovery, Rebuild } from './rebuild.js';
 import { Maintenance } from './maintenance.js';
 import { SeasonStore } from './seasons/season-store.js';
@@ -130,6 +130,13 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   if (datasetState === 'replaced')
     logger.warn('Redis held another dataset: its keys under this prefix were removed; rebuilding from PostgreSQL');
   if (datasetState === 'lost') logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL');
+  const stopWatchingDataset = dataset.watch(
+    () => logger.warn('Redis lost data (a dataset marker is gone): rebuilding from PostgreSQL'),
+    (error) =>
+      error instanceof DatasetMismatchError
+        ? logger.error({ err: error }, 'Redis now holds another dataset')
+        : logger.debug({ err: error }, 'dataset marker not checked'),
+  );
 
   const stores = {
     audit: new AuditStore(pool),
@@ -200,6 +207,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     invalidator,
     maintenance,
     async close() {
+      stopWatchingDataset();
       await queue.close();
       await disconnect();
     },

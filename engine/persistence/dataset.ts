@@ -11,6 +11,15 @@ export class DatasetMismatchError extends Error {}
 export type DatasetState = 'same' | 'claimed' | 'replaced' | 'lost';
 
 /**
+ * How long a starting process waits for a marker when Redis holds keys under the prefix but none:
+ * after a loss, the running processes of this deployment may write keys (a report counter's flush, a
+ * pending index entry) before one of them puts the marker back, which each does within a second
+ * (`watch`). Only keys that stay without a marker this long are another dataset's.
+ */
+const MARKER_GRACE_MS = 3_000;
+const MARKER_POLL_MS = 200;
+
+/**
  * Ties Redis to its PostgreSQL database. The database's identity (created with it) stands in Redis
  * once per node and key prefix; it is at once the guard against serving another deployment's data
  * (internal ids restart at 1 in every database, so its keys would read as this one's) and the
@@ -33,8 +42,16 @@ export class DatasetGuard {
    * keys under the prefix is another dataset's. Another identity anywhere: another dataset's. Another
    * dataset's Redis is refused, or with `replaceMismatch` emptied and rebuilt from PostgreSQL.
    */
-  async verify({ replaceMismatch }: { replaceMismatch: boolean }): Promise<DatasetState> {
-    const { identity, markers, foreign, missing } = await this.inspect();
+  async verify({ replaceMismatch }: { replaceMismatch: boolean }, graceMs = MARKER_GRACE_MS): Promise<DatasetState> {
+    const first = await this.inspect();
+    const { identity, markers } = first;
+    let { foreign, missing } = first;
+    const unmarkedKeys = async () => markers.length === missing.length && (await hasKeysWithPrefix(this.redis, this.prefix));
+    // Keys with no marker: give a running process of this deployment the time to put it back.
+    for (const deadline = Date.now() + graceMs; !foreign && Date.now() < deadline && (await unmarkedKeys());) {
+      await new Promise((resolve) => setTimeout(resolve, MARKER_POLL_MS));
+      ({ foreign, missing } = await this.inspect());
+    }
     const present = markers.length - missing.length;
     let problem: string | undefined;
     if (foreign) {
@@ -68,6 +85,24 @@ export class DatasetGuard {
     if (missing.length === 0) return false;
     await this.claim(missing, identity);
     return true;
+  }
+
+  /**
+   * Looks for a lost marker once a second until the returned stop is called, so every process of
+   * the deployment notices a lost dataset by itself and puts the marker back within a second, even
+   * with no request touching a board (a loss found is also a rebuild asked for).
+   */
+  watch(onLoss: () => void, onError: (error: unknown) => void, everyMs = 1_000): () => void {
+    let looking = false;
+    const timer = setInterval(() => {
+      if (looking) return;
+      looking = true;
+      this.detectLoss()
+        .then((lost) => lost && onLoss(), onError)
+        .finally(() => (looking = false));
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private async claim(keys: string[], identity: string): Promise<void> {

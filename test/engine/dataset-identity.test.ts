@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { loadConfig } from '../../engine/config.js';
 import { dropDatabase, ensureDatabase, migrate } from '../../engine/db.js';
 import { createEngine } from '../../engine/engine.js';
-import { leaderboardKeys } from '../../engine/keys.js';
+import { datasetKeysPrefix, leaderboardKeys, reportsPerMinuteKey } from '../../engine/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { unlinkKeysWithPrefix } from '../../engine/redis.js';
 import { testStores } from '../helpers/context.js';
 import { ADMIN } from '../helpers/fixtures.js';
-import { spawnEntryPoint, startApi } from '../helpers/processes.js';
+import { spawnEntryPoint, startApi, startWorker } from '../helpers/processes.js';
 
 /**
  * Two databases (internal ids restart at 1 in each) and one Redis key prefix: a Redis written for
@@ -103,6 +103,28 @@ describe('Redis tied to its database', function () {
     const { code, lines } = await refusal('api', envFor(first));
     expect(code).to.equal(1);
     expect(lines[0]).to.match(/Redis holds the data of dataset/);
+  });
+
+  it('when Redis loses its data while an API runs and a key is written before anyone touches a board, then the API puts the marker back and a worker starting then comes up', async () => {
+    const { redis } = testStores();
+    // The earlier test left the prefix to the second database.
+    const api = await startApi(envFor(second));
+    try {
+      await unlinkKeysWithPrefix(redis, prefix);
+      // What a running process may write right after the loss: its report counts' flush.
+      await redis.hincrby(reportsPerMinuteKey(prefix, 'some-game', 0), '0', 1);
+      const worker = await startWorker(envFor(second));
+      try {
+        const markers = await redis.keys(`${datasetKeysPrefix(prefix)}:*`);
+        expect(markers, 'the dataset marker').to.have.length(1);
+        expect(worker.child.exitCode, worker.output()).to.equal(null);
+        expect(api.child.exitCode, api.output()).to.equal(null);
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await api.stop();
+    }
   });
 
   it('when Redis holds keys under the prefix but no identity (an older version wrote them), then that counts as another dataset', async () => {
