@@ -35,10 +35,14 @@ export async function recoveryFigures(
   worker: Started,
   startWorker: () => Promise<Started>,
 ): Promise<{ figures: RecoveryFigures; worker: Started }> {
+  // One player with a persisted score per scored board: the few scored boards' rows, not a probe per board.
   const { rows } = await parts.pool.query<{ internal_id: number; leaderboard_id: string; game_id: string; player_id: string | null }>(
-    `SELECT l.internal_id, l.leaderboard_id, l.game_id,
-            (SELECT s.player_id FROM scores s WHERE s.leaderboard_internal_id = l.internal_id LIMIT 1) AS player_id
-     FROM leaderboards l WHERE l.leaderboard_id LIKE 'many-%'`,
+    `SELECT l.internal_id, l.leaderboard_id, l.game_id, s.player_id
+     FROM leaderboards l
+     LEFT JOIN (SELECT DISTINCT ON (s.leaderboard_internal_id) s.leaderboard_internal_id, s.player_id
+                FROM scores s JOIN leaderboards m ON m.internal_id = s.leaderboard_internal_id AND m.leaderboard_id LIKE 'many-%'
+                ORDER BY s.leaderboard_internal_id) s ON s.leaderboard_internal_id = l.internal_id
+     WHERE l.leaderboard_id LIKE 'many-%'`,
   );
   const scored = rows.filter((row) => row.player_id !== null && row.game_id === ctx.gameId);
   const ids = rows.map((row) => row.internal_id);
