@@ -10,8 +10,8 @@ import { createApp } from './app.js';
 import { createHttpServer } from './server.js';
 
 /**
- * The API entry point. The primary prepares the database and Redis once (migrations, rebuild of
- * lost Redis state, the demo game), then serves, or forks WEB_CONCURRENCY processes that share the port.
+ * The API entry point. The primary prepares the database and Redis once (migrations, the dataset
+ * check, the demo game), then serves, or forks WEB_CONCURRENCY processes that share the port.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -26,10 +26,11 @@ async function main(): Promise<void> {
 async function prepare(config: Readonly<Config>, logger: Logger): Promise<void> {
   await ensureDatabase(config.databaseUrl);
   await migrate(config.databaseUrl, logger);
+  // A lost or new Redis asked for a rebuild when the engine checked its dataset. The API serves at
+  // once all the same: a board without its live state is rebuilt on its first touch, before it
+  // answers, and the worker's walk brings back the others, the most recently active first.
   const engine = await createEngine(config, logger);
   try {
-    // A lost or new Redis asked for a rebuild when the engine checked its dataset: serve complete boards.
-    await engine.maintenance.rebuild();
     if (config.createDemoGame) {
       const demo = await engine.games.ensureDemo();
       // The first run: show the admin token too, unless it came from the environment.
