@@ -122,12 +122,13 @@ describe('a lost Redis dataset', function () {
 
   it('when the worker finds the lost dataset, then its rebuild walk takes the most recently active boards first, and every board comes back', async () => {
     const internal = await Promise.all(boards.map((id) => internalBoard(game, id)));
-    // The boards' activity as the worker records it: the first board created is the most recent.
+    // The boards' activity as the worker records it: the first board of the list is the most recent.
+    // Set ahead of now, so boards of other tests the worker marks active meanwhile come after them.
     const { pool } = testStores();
     await pool.query(
-      `UPDATE leaderboards SET active_at = date_trunc('milliseconds', now()) - (internal_id - $1) * interval '1 second'
-       WHERE internal_id = ANY($2::bigint[])`,
-      [internal[0]!.internalId, internal.map((board) => board.internalId)],
+      `UPDATE leaderboards l SET active_at = date_trunc('milliseconds', now()) + interval '1 hour' - u.place * interval '1 second'
+       FROM unnest($1::bigint[]) WITH ORDINALITY AS u (internal_id, place) WHERE l.internal_id = u.internal_id`,
+      [internal.map((board) => board.internalId)],
     );
     const walk = await new LeaderboardStore(pool).pageByActivity(undefined, 3);
     expect(walk.map((board) => board.internalId)).to.include.members([internal[0]!.internalId]);
