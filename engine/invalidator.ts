@@ -1,4 +1,4 @@
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './live/redis.js';
 import type { Logger } from './logger.js';
 
 export type Invalidation =

@@ -1,10 +1,10 @@
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './live/redis.js';
 import type { Logger } from './logger.js';
 import type { SystemStore } from './system-store.js';
 import type { PersistenceMarks } from './persistence/marks.js';
 import type { PersistenceQueue } from './persistence/persistence-queue.js';
 import type { DatasetGuard } from './persistence/dataset.js';
-import type { Rebuild } from './rebuild.js';
+import type { Rebuild } from './recovery/rebuild.js';
 import type { ClanReconciler } from './clans/reconcile.js';
 import type { AuditStore } from './audit/audit-store.js';
 

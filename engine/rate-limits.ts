@@ -1,7 +1,7 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from './errors.js';
-import { rateLimitPrefix } from './keys.js';
-import type { RedisClient } from './redis.js';
+import { rateLimitPrefix } from './live/keys.js';
+import type { RedisClient } from './live/redis.js';
 
 export interface Limiter {
   /** Counts one use by `key`; throws RateLimitedError when it is over the limit. */

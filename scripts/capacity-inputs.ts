@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { leaderboardKeys, reportScriptKeys } from '../engine/keys.js';
-import { scriptSource } from '../engine/redis.js';
+import { leaderboardKeys, reportScriptKeys } from '../engine/live/keys.js';
+import { scriptSource } from '../engine/live/redis.js';
 import { ensureServices } from './services.js';
 
 /**

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 
 export interface GameCounts {
   players: number;

@@ -1,6 +1,6 @@
-import { reportsPerMinuteKey } from '../keys.js';
+import { reportsPerMinuteKey } from '../live/keys.js';
 import type { Logger } from '../logger.js';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../live/redis.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -5,7 +5,7 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { Clan, ClanStore } from './clan-store.js';
 
 /**

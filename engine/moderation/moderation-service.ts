@@ -5,13 +5,13 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { Invalidator } from '../invalidator.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { SeasonStore } from '../seasons/season-store.js';
 
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/scripts/moderateEntry-15.lua), so every read sees a board with the player
+ * atomic script (engine/live/scripts/moderateEntry-15.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one

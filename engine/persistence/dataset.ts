@@ -1,8 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
-import { datasetKey } from '../keys.js';
-import { requestRebuild } from '../rebuild.js';
-import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../redis.js';
+import { datasetKey } from '../live/keys.js';
+import { requestRebuild } from '../recovery/rebuild.js';
+import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../live/redis.js';
 import type { SystemStore } from '../system-store.js';
 
 /** A Redis that holds another database's data (or an older version's, which wrote no identity). */

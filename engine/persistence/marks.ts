@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { RedisClient } from '../redis.js';
-import { leaderboardKeys, pendingIndexKey } from '../keys.js';
+import type { RedisClient } from '../live/redis.js';
+import { leaderboardKeys, pendingIndexKey } from '../live/keys.js';
 import type { PersistenceQueue } from './persistence-queue.js';
 
 /** How long a persistence job may stay silent before the sweep assumes it died and re-queues. */

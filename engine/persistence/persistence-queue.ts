@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { RedisClient } from '../redis.js';
-import { queuePrefix } from '../keys.js';
+import type { RedisClient } from '../live/redis.js';
+import { queuePrefix } from '../live/keys.js';
 
 export const PERSIST_QUEUE = 'persist';
 export const PERSIST_JOB = 'persist-leaderboard';

@@ -2,7 +2,7 @@ import type { AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { SeasonStore } from '../seasons/season-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
 

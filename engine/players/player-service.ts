@@ -10,7 +10,7 @@ import type { Player, PlayerStore } from './player-store.js';
 import type { ClanStore } from '../clans/clan-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { TokenCodec } from '../tokens.js';
 
 export interface PlayerProfile {

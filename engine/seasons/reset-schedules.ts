@@ -1,6 +1,6 @@
-import type { RedisClient } from '../redis.js';
-import { leaderboardKeys, resetScheduleKey } from '../keys.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { RedisClient } from '../live/redis.js';
+import { leaderboardKeys, resetScheduleKey } from '../live/keys.js';
+import type { Rankings } from '../live/rankings.js';
 import { upcomingResets, type ResetSchedule } from './schedule.js';
 
 /** How many coming resets each scheduled board keeps in Redis: how far behind the worker may fall. */
@@ -84,7 +84,7 @@ export class ResetSchedules {
 
   /**
    * Writes a schedule: the index entry first (it spans boards), then the board's cron, then its
-   * instants with the season key, in one step of the board (engine/scripts/scheduleResets-3.lua).
+   * instants with the season key, in one step of the board (engine/live/scripts/scheduleResets-3.lua).
    * `earlier` keeps an index entry that is due sooner (a rebuild must not push a due look back).
    */
   private async put(internalId: number, schedule: ResetSchedule | null, instants: number[], index: 'replace' | 'earlier'): Promise<void> {

@@ -2,7 +2,7 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { Logger } from '../logger.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { ResetSchedules } from './reset-schedules.js';
 import type { SeasonStore } from './season-store.js';
 import { eachAtMost } from '../concurrency.js';

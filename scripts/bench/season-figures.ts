@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
-import { leaderboardKeys, seasonArchiveKeys } from '../../engine/keys.js';
+import { leaderboardKeys, seasonArchiveKeys } from '../../engine/live/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS } from './fixtures.js';

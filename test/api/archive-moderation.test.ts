@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Pool } from '../../engine/db.js';
-import { seasonArchiveKeys } from '../../engine/keys.js';
+import { seasonArchiveKeys } from '../../engine/live/keys.js';
 import { SeasonStore } from '../../engine/seasons/season-store.js';
 import { api, testStores } from '../helpers/context.js';
 import {

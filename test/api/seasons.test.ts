@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { seasonArchiveKeys } from '../../engine/keys.js';
+import { seasonArchiveKeys } from '../../engine/live/keys.js';
 import {
   createClan,
   createGame,

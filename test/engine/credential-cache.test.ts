@@ -4,7 +4,7 @@ import { CredentialResolver } from '../../engine/auth/credential-resolver.js';
 import { ThirdPartyKeyStore } from '../../engine/auth/third-party-key-store.js';
 import { GameStore } from '../../engine/games/game-store.js';
 import { Invalidator } from '../../engine/invalidator.js';
-import { invalidationChannel } from '../../engine/keys.js';
+import { invalidationChannel } from '../../engine/live/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { TokenCodec } from '../../engine/tokens.js';
 import { api, testEngine, testStores } from '../helpers/context.js';

@@ -7,10 +7,10 @@ import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
 import { createPool, type Pool } from '../../engine/db.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
-import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../../engine/keys.js';
+import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../../engine/live/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { RateLimits } from '../../engine/rate-limits.js';
-import { createRedis, redisTarget, waitForRedis, type RedisClient } from '../../engine/redis.js';
+import { createRedis, redisTarget, waitForRedis, type RedisClient } from '../../engine/live/redis.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
 /**

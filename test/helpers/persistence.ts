@@ -1,6 +1,6 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, type Redis } from 'ioredis';
-import { keysUnder, lockKey, resetScheduleKey } from '../../engine/keys.js';
+import { keysUnder, lockKey, resetScheduleKey } from '../../engine/live/keys.js';
 import { testStores } from './context.js';
 import { until } from './processes.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { datasetKeysPrefix, rebuildCursorKey, resetScheduleKey, seasonArchiveKeys } from '../../engine/keys.js';
-import { unlinkKeysWithPrefix } from '../../engine/redis.js';
+import { datasetKeysPrefix, rebuildCursorKey, resetScheduleKey, seasonArchiveKeys } from '../../engine/live/keys.js';
+import { unlinkKeysWithPrefix } from '../../engine/live/redis.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createClan,

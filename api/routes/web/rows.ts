@@ -1,8 +1,8 @@
 import type { Engine } from '../../../engine/engine.js';
 import { AppError } from '../../../engine/errors.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { ClanEntry, PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
-import type { AskedSeason, View } from '../../../engine/ranking/rankings.js';
+import type { ClanEntry, PlayerEntry } from '../../../engine/reads/leaderboard-reader.js';
+import type { AskedSeason, View } from '../../../engine/live/rankings.js';
 
 import type { Viewer } from '../../middleware/auth.js';
 

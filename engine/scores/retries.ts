@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import { ConflictError } from '../errors.js';
-import { requestRetryKey } from '../keys.js';
-import type { RedisClient } from '../redis.js';
+import { requestRetryKey } from '../live/keys.js';
+import type { RedisClient } from '../live/redis.js';
 
 /** What each board's report script needs to remember, or replay, its part of a request. */
 export interface RetryRecord {

@@ -1,6 +1,6 @@
 import { ConflictError, ForbiddenError, UnavailableError, ValidationError, type AppError } from '../errors.js';
 import type { ChainableCommander } from 'ioredis';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from './redis.js';
 import {
   allMemberKeys,
   clanScriptKeys,
@@ -10,7 +10,7 @@ import {
   reportScriptKeys,
   seasonArchiveKeys,
   type LeaderboardKeys,
-} from '../keys.js';
+} from './keys.js';
 import type { SortOrder, UpdateStrategy } from '../leaderboards/leaderboard-store.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.js';
 import type { PersistedScore } from '../persistence/score-store.js';
@@ -77,7 +77,7 @@ export interface LiveSeasons {
 /** Rebuilds a board's live state from PostgreSQL (the recovery above this layer provides it). */
 export type Recover = (board: { internalId: number }) => Promise<void>;
 
-/** What a script's LBMISSING or LBDUE error asks for (engine/scripts/includes/live-season.lua). */
+/** What a script's LBMISSING or LBDUE error asks for (engine/live/scripts/includes/live-season.lua). */
 function liveStateRequest(error: unknown): { missing: true } | { dueSeason: number } | undefined {
   if (!(error instanceof Error)) return undefined;
   const match = /^LB(MISSING|DUE)\b(?: (\d+))?/.exec(error.message);
@@ -357,7 +357,7 @@ export class Rankings {
 
   /**
    * Marks the board's live state whole, the last step of its preparation: from then on it answers
-   * (engine/scripts/includes/live-season.lua). False when it already was.
+   * (engine/live/scripts/includes/live-season.lua). False when it already was.
    */
   async markPrepared(board: SeasonedBoard): Promise<boolean> {
     const k = this.keys(board);

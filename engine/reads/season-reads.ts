@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import type { ArchivedEntry, SeasonStore } from '../seasons/season-store.js';
-import type { AskedSeason, RankedBoard, RankedEntry, Rankings, View } from './rankings.js';
+import type { AskedSeason, RankedBoard, RankedEntry, Rankings, View } from '../live/rankings.js';
 
 /** An entry as read, with what an archived season froze beside its score. */
 export interface SeasonEntry extends RankedEntry {

@@ -2,14 +2,14 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
-import type { Rankings } from './rankings.js';
+import type { Rankings } from '../live/rankings.js';
 
 /**
  * Brings a leaderboard's Redis state in line with PostgreSQL: its scheduled resets, the game's bans,
  * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
  * anything reported since; last, the mark that its live state is whole (the season key), without
- * which every script refuses the board (engine/scripts/includes/live-season.lua). Used for new
- * leaderboards and by the rebuild (engine/rebuild.ts), under the board's lock.
+ * which every script refuses the board (engine/live/scripts/includes/live-season.lua). Used for new
+ * leaderboards and by the rebuild (engine/recovery/rebuild.ts), under the board's lock.
  * Atomic per chunk (one script, one slot), not as a whole: a board being prepared for the first
  * time answers nothing until it is marked; a board merged back while it answers (`npm run rebuild`)
  * is safe on best boards because every step keeps the better score (ZADD GT/LT) and moves clan

@@ -3,10 +3,10 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard, type ReportOutcome } from './rankings.js';
+import { parseMetadata, type AskedSeason, type Rankings, type ReportedBoard, type ReportOutcome } from '../live/rankings.js';
 import type { RetryRecord, RetryRecords } from './retries.js';
 import type { ReportCounter } from '../activity/report-counter.js';
-import type { SeasonReads } from './season-reads.js';
+import type { SeasonReads } from '../reads/season-reads.js';
 
 /** One reported score and the metadata to keep with it. */
 export interface Report {

@@ -33,7 +33,7 @@ export interface LeaderboardKeys {
   /**
    * string: '<current season>' or '<current season>:<its scheduled reset, ms>'. Only the board's
    * preparation (creation, rebuild) writes it, last, so it is also the sign that Redis holds the
-   * board's live state: every script refuses a board without it (engine/scripts/includes/live-season.lua).
+   * board's live state: every script refuses a board without it (engine/live/scripts/includes/live-season.lua).
    */
   season: string;
   /** hash player -> metadata (compact JSON) of the kept score; players without metadata have no field. */
@@ -107,14 +107,14 @@ export function seasonArchiveKeys(prefix: string, internalId: number, season: nu
 
 /**
  * The keys every script that moves clan totals takes first, in the order
- * engine/scripts/includes/clan-totals.lua reads them (clanKeys()).
+ * engine/live/scripts/includes/clan-totals.lua reads them (clanKeys()).
  */
 export function clanScriptKeys(k: LeaderboardKeys): string[] {
   return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
 }
 
 /**
- * The keys of the report script for this player (engine/scripts/reportScore-15.lua); `retry` names
+ * The keys of the report script for this player (engine/live/scripts/reportScore-15.lua); `retry` names
  * the request's idempotency record (absent: a key the script never touches).
  */
 export function reportScriptKeys(prefix: string, internalId: number, playerId: string, retry = ''): string[] {
@@ -132,7 +132,7 @@ export function reportScriptKeys(prefix: string, internalId: number, playerId: s
   ];
 }
 
-/** The keys of the moderation script for this player (engine/scripts/moderateEntry-15.lua). */
+/** The keys of the moderation script for this player (engine/live/scripts/moderateEntry-15.lua). */
 export function moderationScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [

@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Cluster, Redis, type RedisOptions, type Result } from 'ioredis';
 import { keysUnder } from './keys.js';
-import { luaDir } from './paths.js';
+import { luaDir } from '../paths.js';
 
 type ScriptArg = string | number;
 
-/** The engine's Lua scripts (engine/scripts/<name>[-<number of keys>].lua), typed for callers. */
+/** The engine's Lua scripts (engine/live/scripts/<name>[-<number of keys>].lua), typed for callers. */
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number] | [number], Context>;
@@ -141,7 +141,7 @@ function loadScriptSources() {
   return scriptSources;
 }
 
-/** Replaces `-- @include "name"` lines with engine/scripts/includes/name.lua. */
+/** Replaces `-- @include "name"` lines with engine/live/scripts/includes/name.lua. */
 function withIncludes(file: string): string {
   const source = readFileSync(path.join(luaDir, file), 'utf8');
   return source.replace(/^-- @include "([a-z-]+)"$/gm, (_, name: string) =>

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from './redis.js';
-import { lockKey, rebuildCursorKey } from './keys.js';
-import { Lock, withLock } from './locks.js';
-import { NotFoundError, UnavailableError } from './errors.js';
-import { eachAtMost } from './concurrency.js';
-import type { Leaderboard, LeaderboardStore } from './leaderboards/leaderboard-store.js';
-import type { LiveState } from './ranking/live-state.js';
-import type { Rankings } from './ranking/rankings.js';
-import type { Logger } from './logger.js';
+import type { RedisClient } from '../live/redis.js';
+import { lockKey, rebuildCursorKey } from '../live/keys.js';
+import { Lock, withLock } from '../locks.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
+import { eachAtMost } from '../concurrency.js';
+import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
+import type { LiveState } from './live-state.js';
+import type { Rankings } from '../live/rankings.js';
+import type { Logger } from '../logger.js';
 
 /** How long a request waits for its board to be rebuilt before it answers 503 (the rebuild goes on). */
 const RECOVERY_WAIT_MS = 2000;
