@@ -19,7 +19,7 @@ import { PlayerService } from './players/player-service.js';
 import { PlayerLookup } from './players/player-lookup.js';
 import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { LeaderboardService } from './leaderboards/leaderboard-service.js';
-import { Rankings } from './live/rankings.js';
+import { createLive } from './live/create-live.js';
 import { LiveState } from './recovery/live-state.js';
 import { RetryRecords } from './scores/retries.js';
 import { ScoreService } from './scores/score-service.js';
@@ -95,7 +95,7 @@ export interface PersistenceEngine {
 export function createRankingParts(redis: RedisClient, queueConnection: RedisClient, config: Readonly<Config>) {
   const queue = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
   const marks = new PersistenceMarks(redis, config.redisKeyPrefix, queue);
-  return { queue, marks, rankings: new Rankings(redis, config.redisKeyPrefix, marks) };
+  return { queue, marks, ...createLive({ redis, prefix: config.redisKeyPrefix, persistence: marks }) };
 }
 
 /**
@@ -146,8 +146,8 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     scores: new ScoreStore(pool),
     archives: new SeasonStore(pool),
   };
-  const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
-  const schedules = new ResetSchedules(redis, prefix, rankings);
+  const { queue, marks, rankings, rotation, recoverWith } = createRankingParts(redis, queueConnection, config);
+  const schedules = new ResetSchedules(redis, prefix, rotation);
   const liveState = new LiveState(rankings, stores.players, stores.scores, schedules);
   const recovery = new BoardRecovery({
     redis,
@@ -159,10 +159,10 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     logger,
   });
   // A board that lost its live state is rebuilt before anything reads or changes it.
-  rankings.recoverWith((board) => recovery.recover(board));
+  recoverWith((board) => recovery.recover(board));
   const invalidator = new Invalidator(redis, invalidationChannel(prefix), logger);
   const seasons = new SeasonService({
-    rankings,
+    rotation,
     leaderboards: stores.leaderboards,
     archives: stores.archives,
     schedules,
@@ -201,6 +201,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     stores,
     marks,
     rankings,
+    rotation,
     recovery,
     schedules,
     seasons,
@@ -237,7 +238,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const keyStore = new ThirdPartyKeyStore(pool);
     const leaderboards = new LeaderboardService(
       stores.leaderboards,
-      rankings,
+      core.rotation,
       core.recovery,
       invalidator,
       { archives: stores.archives, schedules: core.schedules },
@@ -290,6 +291,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
         players: stores.players,
         leaderboards,
         rankings,
+        rotation: core.rotation,
         scores: stores.scores,
         archives: stores.archives,
         audit: stores.audit,
@@ -300,7 +302,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       auditLog: new AuditLog(stores.audit),
       adminToken,
       reportCounter,
-      gameStats: new GameStats(stores.players, leaderboards, rankings, marks),
+      gameStats: new GameStats(stores.players, leaderboards, core.rotation, marks),
       dashboardSecret: dashboardSecret.value,
       redis,
       close,
@@ -319,7 +321,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
     logger,
     persister: new Persister(
       core.stores.leaderboards,
-      core.rankings,
+      core.rotation,
       core.marks,
       core.stores.scores,
       core.stores.archives,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { leaderboardKeys, reportScriptKeys } from '../engine/live/keys.js';
-import { scriptSource } from '../engine/live/redis.js';
+import { scriptSource } from '../engine/live/script-loader.js';
 import { ensureServices } from './services.js';
 
 /**

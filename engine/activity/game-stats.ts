@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 
 export interface GameCounts {
   players: number;
@@ -27,7 +27,7 @@ export class GameStats {
   constructor(
     private readonly players: PlayerStore,
     private readonly leaderboards: LeaderboardService,
-    private readonly rankings: Rankings,
+    private readonly rotation: SeasonRotation,
     private readonly marks: PersistenceMarks,
   ) {}
 
@@ -49,7 +49,7 @@ export class GameStats {
     for (let i = 0; i < boards.length; i += CHUNK) {
       const chunk = boards.slice(i, i + CHUNK);
       const [ranked, pending] = await Promise.all([
-        Promise.all(chunk.map(async (board) => (await this.rankings.seasons(board)).total)),
+        Promise.all(chunk.map(async (board) => (await this.rotation.seasons(board)).total)),
         Promise.all(chunk.map((board) => this.marks.pendingOf(board))),
       ]);
       rankedEntries += ranked.reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
 import type { BoardRecovery } from '../recovery/rebuild.js';
-import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
 import type { SeasonStore } from '../seasons/season-store.js';
@@ -30,7 +30,7 @@ export class LeaderboardService {
 
   constructor(
     private readonly store: LeaderboardStore,
-    private readonly rankings: Rankings,
+    private readonly rotation: SeasonRotation,
     private readonly recovery: BoardRecovery,
     private readonly invalidator: Invalidator,
     private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
@@ -123,7 +123,7 @@ export class LeaderboardService {
     });
     if (!updated) return this.put(gameId, leaderboardId, changes, actor); // deleted concurrently
     if (settings.type !== existing.type) {
-      await this.rankings.drop(updated);
+      await this.rotation.drop(updated);
       await this.recovery.prepare(updated);
     }
     if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.seasons.schedules.set(updated);
@@ -149,14 +149,14 @@ export class LeaderboardService {
         await this.audit.log.in(client).record({ gameId, actor, action: 'leaderboard.delete', target: leaderboardId });
       }
     });
-    await this.rankings.drop(leaderboard);
+    await this.rotation.drop(leaderboard);
     await this.seasons.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
     await this.invalidator.leaderboardsChanged();
   }
 
   /** Scores in the current season, in an ended one awaiting its archive, or in a kept archive. */
   private async hasScores(leaderboard: Leaderboard): Promise<boolean> {
-    const live = await this.rankings.seasons(leaderboard);
+    const live = await this.rotation.seasons(leaderboard);
     if (live.total > 0 || live.ended.size > 0) return true;
     return (await this.seasons.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
   }

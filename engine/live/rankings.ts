@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, UnavailableError, ValidationError, type AppError } from '../errors.js';
+import { ConflictError, ForbiddenError, ValidationError, type AppError } from '../errors.js';
 import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from './redis.js';
 import {
@@ -11,19 +11,9 @@ import {
   seasonArchiveKeys,
   type LeaderboardKeys,
 } from './keys.js';
-import type { SortOrder, UpdateStrategy } from '../leaderboards/leaderboard-store.js';
-import { QUEUED_FLAG_TTL_MS, type PersistenceMarks } from '../persistence/marks.js';
-import type { PersistedScore } from '../persistence/score-store.js';
-
-/** What the ranking core needs to know of a leaderboard. */
-export interface RankedBoard extends SeasonedBoard {
-  sortOrder: SortOrder;
-}
-
-/** What a report needs to know of a leaderboard. */
-export interface ReportedBoard extends RankedBoard {
-  updateStrategy: UpdateStrategy;
-}
+import type { LiveStateGuard } from './live-state-guard.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
+import type { AskedSeason, LiveDeps, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, View } from './types.js';
 
 /** What a report carries besides its score. */
 export interface ReportExtras {
@@ -43,67 +33,6 @@ const REFUSALS: Record<number, () => AppError> = {
 /** What moderateEntry does to a player's entry on one board. */
 export type Moderation = 'ban' | 'unban' | 'remove';
 
-/** What a reset needs to know of a leaderboard. */
-export interface SeasonedBoard {
-  internalId: number;
-  /** The current season as PostgreSQL knows it; Redis's own number wins once it has one. */
-  season: number;
-  /** When PostgreSQL says the current season started (Redis's own time wins once it has one). */
-  seasonStartedAt: Date;
-}
-
-/**
- * Which season a read asks for: undefined for the current one. The read methods answer null when
- * Redis does not hold an asked season (it is archived in PostgreSQL, or never existed).
- */
-export type AskedSeason = number | undefined;
-
-export type ResetOutcome =
-  { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
-
-/** Which reset: one asked for now, or only the board's scheduled reset once its instant has come. */
-export type ResetKind = 'now' | 'due';
-
-/** What Redis holds of a board's seasons: the current one and the ended ones awaiting their archive. */
-export interface LiveSeasons {
-  season: number;
-  startedAt: Date;
-  /** Ranked players of the current season. */
-  total: number;
-  /** Ended seasons not yet archived: season -> started and ended (ms). */
-  ended: Map<number, { startedAt: number; endedAt: number }>;
-}
-
-/** Rebuilds a board's live state from PostgreSQL (the recovery above this layer provides it). */
-export type Recover = (board: { internalId: number }) => Promise<void>;
-
-/** What a script's LBMISSING or LBDUE error asks for (engine/live/scripts/includes/live-season.lua). */
-function liveStateRequest(error: unknown): { missing: true } | { dueSeason: number } | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const match = /^LB(MISSING|DUE)\b(?: (\d+))?/.exec(error.message);
-  if (!match) return undefined;
-  return match[1] === 'MISSING' ? { missing: true } : { dueSeason: Number(match[2]) };
-}
-
-/** How many times one call may find its board missing or due before it answers 503. */
-const LIVE_STATE_ATTEMPTS = 3;
-
-export type View = 'players' | 'clans';
-
-export interface RankedEntry {
-  id: string;
-  /** Exactly as Redis stores it; parseFloat gives back the very double. */
-  score: string;
-  rank: number;
-  /** The score's metadata as JSON, '' for none (always '' for clans). */
-  metadata: string;
-}
-
-/** An entry's metadata as read ('' for none). */
-export function parseMetadata(json: string): object | null {
-  return json === '' ? null : (JSON.parse(json) as object);
-}
-
 export interface ReportOutcome {
   /** The score the player holds after the report. */
   best: string;
@@ -117,41 +46,22 @@ export interface ReportOutcome {
 }
 
 /**
- * The live rankings in Redis. Every method is one Lua script call (one round trip, one atomic step,
- * one Cluster slot); ranks are competition ranks computed inside the scripts. Scripts that mark
- * changes for persistence run after the board is in the pending index (PersistenceMarks).
+ * The live rankings in Redis: a board's reads and writes. Every method is one Lua script call (one
+ * round trip, one atomic step, one Cluster slot), run through the live-state guard; ranks are
+ * competition ranks computed inside the scripts. Scripts that mark changes for persistence run after
+ * the board is in the pending index (PersistenceHooks). Seasons end in engine/live/season-rotation.ts.
  */
 export class Rankings {
-  private recover: Recover = () => Promise.reject(new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.'));
+  private readonly redis: RedisClient;
+  private readonly prefix: string;
+  private readonly persistence: PersistenceHooks;
+  private readonly guard: LiveStateGuard;
 
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly marks: PersistenceMarks,
-  ) {}
-
-  /** How a board that lost its live state is rebuilt before a call on it is asked again. */
-  recoverWith(recover: Recover): void {
-    this.recover = recover;
-  }
-
-  /**
-   * Runs a call on the board's live state. A board that lost it (LBMISSING) is rebuilt first, and a
-   * season that reached its scheduled reset (LBDUE) is ended first; then the call is asked again.
-   * The script stopped before touching anything, so asking again is safe.
-   */
-  private async onBoard<T>(board: { internalId: number; seasonStartedAt?: Date }, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        const request = liveStateRequest(error);
-        if (!request) throw error;
-        if (attempt >= LIVE_STATE_ATTEMPTS) throw new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.');
-        if ('missing' in request) await this.recover(board);
-        else await this.reset(board, request.dueSeason, 'due');
-      }
-    }
+  constructor({ redis, prefix, persistence, guard }: LiveDeps) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.persistence = persistence;
+    this.guard = guard;
   }
 
   private keys(board: { internalId: number }): LeaderboardKeys {
@@ -164,7 +74,7 @@ export class Rankings {
 
   /** Applies a report by the board's rule; nothing is applied when it throws (see REFUSALS). */
   async report(board: ReportedBoard, playerId: string, score: number, extras: ReportExtras = {}): Promise<ReportOutcome> {
-    const touching = this.marks.beforeMarking(board);
+    const touching = this.persistence.beforeMarking(board);
     if (touching) await touching;
     const { retry } = extras;
     const keys = reportScriptKeys(this.prefix, board.internalId, playerId, retry?.digest);
@@ -180,7 +90,7 @@ export class Rankings {
         retry?.fingerprint ?? '',
         retry?.ttlMs ?? 0,
       );
-    const reply = await this.onBoard(board, call);
+    const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
     const [best, improved, rank, total, needsJob, season] = reply;
     return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
@@ -191,11 +101,11 @@ export class Rankings {
    * its own slot); for each board, whether it changed anything (a removal: whether there was a score).
    */
   async moderate(boards: { internalId: number }[], playerId: string, action: Moderation): Promise<boolean[]> {
-    await this.marks.beforeMarkingAll(boards);
+    await this.persistence.beforeMarkingAll(boards);
     const done: boolean[] = [];
     for (const chunk of chunks(boards, 500)) {
-      const replies = await Promise.all(chunk.map((board) => this.onBoard(board, () => this.moderateEntry(board, playerId, action))));
-      await this.marks.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
+      const replies = await Promise.all(chunk.map((board) => this.guard.run(board, () => this.moderateEntry(board, playerId, action))));
+      await this.persistence.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
       done.push(...replies.map(([changed]) => changed === 1));
     }
     return done;
@@ -206,9 +116,9 @@ export class Rankings {
    * before its scores, while its live state is not whole yet).
    */
   async banOnPreparing(board: { internalId: number }, playerIds: string[]): Promise<void> {
-    await this.marks.beforeMarkingAll([board]);
+    await this.persistence.beforeMarkingAll([board]);
     const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban', 'preparing')));
-    if (replies.some(([, needsJob]) => needsJob === 1)) await this.marks.requestJobs([board.internalId]);
+    if (replies.some(([, needsJob]) => needsJob === 1)) await this.persistence.requestJobs([board.internalId]);
   }
 
   /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
@@ -225,7 +135,7 @@ export class Rankings {
     season?: AskedSeason,
   ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
     const keys = this.readKeys(board, view, season);
-    const reply = await this.onBoard(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
     const entries = ids.map((id, i) => {
       const score = String(reply[1 + 3 * i]);
@@ -242,7 +152,7 @@ export class Rankings {
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | null> {
     const keys = this.readKeys(board, view, season);
-    const reply = await this.onBoard(board, () =>
+    const reply = await this.guard.run(board, () =>
       this.redis.readRange(...keys, board.sortOrder, offset, offset + limit - 1, season ?? '', view),
     );
     if (reply === -1) return null;
@@ -257,7 +167,7 @@ export class Rankings {
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | undefined | null> {
     const keys = this.readKeys(board, 'players', season);
-    const reply = await this.onBoard(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
+    const reply = await this.guard.run(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
     if (reply === -1) return null;
     if (!reply) return undefined;
     return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
@@ -273,24 +183,9 @@ export class Rankings {
   async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
     // The read keys with the hidden scores first (every key in the board's slot, as Redis Cluster requires).
     const keys = [this.keys(board).hidden, ...this.readKeys(board, 'players', undefined).slice(1)];
-    const reply = await this.onBoard(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
     const score = reply === -1 ? '' : String(reply[1]);
     return score === '' ? undefined : Number(score);
-  }
-
-  /** The current season, when it started, its ranked players and the ended seasons awaiting their archive. */
-  async seasons(board: { internalId: number; seasonStartedAt?: Date }): Promise<LiveSeasons> {
-    const k = this.keys(board);
-    const started = board.seasonStartedAt?.getTime() ?? 0;
-    const reply = await this.onBoard(board, () => this.redis.readSeasons(k.season, k.seasonStarted, k.scores, k.archives, started));
-    const ended = new Map<number, { startedAt: number; endedAt: number }>();
-    for (let i = 3; i < reply.length; i += 2) {
-      const [startedAt, endedAt] = String(reply[i + 1])
-        .split(':')
-        .map(Number);
-      ended.set(Number(reply[i]), { startedAt: startedAt!, endedAt: endedAt! });
-    }
-    return { season: Number(reply[0]), startedAt: new Date(Number(reply[1])), total: Number(reply[2]), ended };
   }
 
   /**
@@ -302,7 +197,7 @@ export class Rankings {
     memberships: [playerId: string, clanId: string | null][],
     preparing = false,
   ): Promise<void> {
-    await this.marks.beforeMarkingAll([board]);
+    await this.persistence.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
       const keys = this.clanKeys(
         board,
@@ -310,15 +205,15 @@ export class Rankings {
       );
       const pairs = chunk.flatMap(([player, clan]) => [player, clan ?? '']);
       const call = () => this.alone((pipeline) => pipeline.setClans(...keys, preparing ? 'preparing' : '', ...pairs));
-      await (preparing ? call() : this.onBoard(board, call));
+      await (preparing ? call() : this.guard.run(board, call));
     }
   }
 
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
   async reconcileClan(board: { internalId: number }, clanId: string, memberIds: string[]): Promise<boolean> {
-    await this.marks.beforeMarkingAll([board]);
+    await this.persistence.beforeMarkingAll([board]);
     const keys = this.clanKeys(board, memberIds);
-    const repaired = await this.onBoard(board, () =>
+    const repaired = await this.guard.run(board, () =>
       this.alone<number>((pipeline) => pipeline.reconcileClan(...keys, clanId, ...memberIds)),
     );
     return repaired === 1;
@@ -330,7 +225,7 @@ export class Rankings {
    * False, with nothing merged, once the board has moved on to another season.
    */
   async merge(board: ReportedBoard, season: number, scores: PersistedScore[]): Promise<boolean> {
-    await this.marks.beforeMarkingAll([board]);
+    await this.persistence.beforeMarkingAll([board]);
     const k = this.keys(board);
     for (const chunk of chunks(scores, 2000)) {
       const clanKeys = clanScriptKeys(k);
@@ -374,148 +269,6 @@ export class Rankings {
   /** Whether Redis holds the board's live state (its preparation is complete). */
   async isPrepared(board: { internalId: number }): Promise<boolean> {
     return (await this.redis.exists(this.keys(board).season)) === 1;
-  }
-
-  /**
-   * Replaces the board's coming scheduled resets with the given instants (ms, ascending; none
-   * without a schedule), or (`add`) adds them to those it keeps; its next one, or undefined.
-   */
-  async scheduleResets(board: { internalId: number }, instants: number[], how: 'replace' | 'add' = 'replace'): Promise<number | undefined> {
-    const k = this.keys(board);
-    const next = await this.redis.scheduleResets(k.season, k.seasonStarted, k.scheduledResets, how, ...instants);
-    return next === null ? undefined : next;
-  }
-
-  /** How many coming scheduled resets the board keeps, and the last of them (ms; 0 for none). */
-  async scheduledResets(board: { internalId: number }): Promise<{ count: number; last: number }> {
-    const key = this.keys(board).scheduledResets;
-    const [count, last] = await Promise.all([this.redis.zcard(key), this.redis.zrange(key, '-1', '-1')]);
-    return { count, last: Number(last[0] ?? 0) };
-  }
-
-  /**
-   * Ends the season `expected` (the current one, as the caller believes) in one atomic step: now,
-   * or (`due`) only when its scheduled reset has come, at the scheduled instant; its archive is
-   * asked of the worker (which also tells PostgreSQL of a reset nobody told it of).
-   */
-  async reset(board: { internalId: number; seasonStartedAt?: Date }, expected: number, kind: ResetKind = 'now'): Promise<ResetOutcome> {
-    await this.marks.beforeMarking(board);
-    const k = this.keys(board);
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, expected);
-    const [status, season, needsJob, endedAt] = await this.onBoard(board, () =>
-      this.redis.resetSeason(
-        ...clanScriptKeys(k),
-        k.dirty,
-        k.queued,
-        k.season,
-        k.seasonStarted,
-        k.archives,
-        k.scheduledResets,
-        k.metadata,
-        k.versions,
-        k.hidden,
-        ended.scores,
-        ended.clans,
-        ended.metadata,
-        ended.hidden,
-        expected,
-        kind,
-        board.seasonStartedAt?.getTime() ?? 0,
-        QUEUED_FLAG_TTL_MS,
-      ),
-    );
-    if (status !== 1) return { reset: false, season: season!, notDue: status === 2 };
-    if (needsJob === 1) await this.marks.requestJobs([board.internalId]);
-    return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
-  }
-
-  /**
-   * Ends the current season if its scheduled reset has come (the worker's look at boards nobody
-   * touches). Not reset when it was not due, or when another process ended it first.
-   */
-  async endIfDue(board: { internalId: number; seasonStartedAt?: Date }): Promise<ResetOutcome> {
-    let value = await this.redis.get(this.keys(board).season);
-    if (value === null) {
-      await this.recover(board);
-      value = (await this.redis.get(this.keys(board).season)) ?? '';
-    }
-    return this.reset(board, Number.parseInt(value, 10), 'due');
-  }
-
-  /** Ranked players of an ended season still held in Redis. */
-  endedCount(board: { internalId: number }, season: number): Promise<number> {
-    return this.redis.zcard(seasonArchiveKeys(this.prefix, board.internalId, season).scores);
-  }
-
-  /** Seasons reset in Redis and not yet archived: season -> started and ended (ms). */
-  async pendingArchives(board: { internalId: number }): Promise<Map<number, { startedAt: number; endedAt: number }>> {
-    const pending = new Map<number, { startedAt: number; endedAt: number }>();
-    for (const [season, times] of Object.entries(await this.redis.hgetall(this.keys(board).archives))) {
-      const [startedAt, endedAt] = times.split(':').map(Number);
-      pending.set(Number(season), { startedAt: startedAt!, endedAt: endedAt! });
-    }
-    return pending;
-  }
-
-  /**
-   * An ended season's players, a page at a time: [id, score, metadata ('' for none)]. The ranking
-   * comes in ranking order, then the players banned when the season ended (its hidden scores), whom
-   * the archive ranks among everyone and stores hidden.
-   */
-  async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
-    const withMetadata = async (page: [string, number][]) => {
-      const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
-      return page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
-    };
-    for await (const page of this.endedPages(board, ended.scores)) yield withMetadata(page);
-    // HSCAN may return a field twice; the archive takes each player once.
-    const seen = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, flat] = await this.redis.hscan(ended.hidden, cursor, 'COUNT', 10_000);
-      const page: [string, number][] = [];
-      for (let i = 0; i < flat.length; i += 2) {
-        if (seen.has(flat[i]!)) continue;
-        seen.add(flat[i]!);
-        page.push([flat[i]!, Number(flat[i + 1])]);
-      }
-      if (page.length > 0) yield withMetadata(page);
-      cursor = next;
-    } while (cursor !== '0');
-  }
-
-  /** An ended season's clans, a page at a time in ranking order: [id, total]. */
-  endedClans(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number][]> {
-    return this.endedPages(board, seasonArchiveKeys(this.prefix, board.internalId, season).clans);
-  }
-
-  private async *endedPages(board: { sortOrder: SortOrder }, key: string, pageSize = 10_000): AsyncGenerator<[string, number][]> {
-    for (let start = 0; ; start += pageSize) {
-      const flat =
-        board.sortOrder === 'asc'
-          ? await this.redis.zrange(key, String(start), String(start + pageSize - 1), 'WITHSCORES')
-          : await this.redis.zrevrange(key, start, start + pageSize - 1, 'WITHSCORES');
-      const page: [string, number][] = [];
-      for (let i = 0; i < flat.length; i += 2) page.push([flat[i]!, Number(flat[i + 1])]);
-      if (page.length > 0) yield page;
-      if (page.length < pageSize) return;
-    }
-  }
-
-  /** Once PostgreSQL holds an ended season: its Redis keys go. */
-  async dropEnded(board: { internalId: number }, season: number): Promise<void> {
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
-    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden);
-    await this.redis.hdel(this.keys(board).archives, String(season));
-  }
-
-  /** Removes every key of a leaderboard, ended seasons' included (they share one slot). */
-  async drop(board: { internalId: number }): Promise<void> {
-    const ended = [...(await this.pendingArchives(board)).keys()].flatMap((season) =>
-      Object.values(seasonArchiveKeys(this.prefix, board.internalId, season)),
-    );
-    await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...this.allMemberKeys(board));
   }
 
   /** Every clan with a total on a clan leaderboard. */

@@ -1,34 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Cluster, Redis, type RedisOptions, type Result } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { keysUnder } from './keys.js';
-import { luaDir } from '../paths.js';
-
-type ScriptArg = string | number;
-
-/** The engine's Lua scripts (engine/live/scripts/<name>[-<number of keys>].lua), typed for callers. */
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number] | [number], Context>;
-    mergeScores(...args: ScriptArg[]): Result<number, Context>;
-    setClans(...args: ScriptArg[]): Result<number, Context>;
-    reconcileClan(...args: ScriptArg[]): Result<number, Context>;
-    readRange(...args: ScriptArg[]): Result<(string | number)[] | -1, Context>;
-    readAround(...args: ScriptArg[]): Result<(string | number)[] | null | -1, Context>;
-    scoresOf(...args: ScriptArg[]): Result<(string | number)[] | -1, Context>;
-    persistClaim(...args: ScriptArg[]): Result<[string[], string[], string], Context>;
-    resetSeason(...args: ScriptArg[]): Result<number[], Context>;
-    persistAck(...args: ScriptArg[]): Result<number, Context>;
-    markPending(...args: ScriptArg[]): Result<number, Context>;
-    dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
-    compareAndSet(...args: ScriptArg[]): Result<number, Context>;
-    moderateEntry(...args: ScriptArg[]): Result<[number, number], Context>;
-    markPrepared(...args: ScriptArg[]): Result<number, Context>;
-    scheduleResets(...args: ScriptArg[]): Result<number | null, Context>;
-    readSeasons(...args: ScriptArg[]): Result<(string | number)[], Context>;
-    requestRebuild(...args: ScriptArg[]): Result<string, Context>;
-  }
-}
+import { defineScripts } from './script-loader.js';
 
 /** A single Redis or a Redis Cluster: the engine runs unchanged on either. */
 export type RedisClient = Redis | Cluster;
@@ -125,39 +97,4 @@ export async function unlinkKeysWithPrefix(client: RedisClient, prefix: string):
 export async function hasKeysWithPrefix(client: RedisClient, prefix: string): Promise<boolean> {
   for await (const _batch of keysWithPrefix(client, prefix)) return true;
   return false;
-}
-
-let scriptSources: { name: string; numberOfKeys: number | undefined; lua: string }[] | undefined;
-
-function loadScriptSources() {
-  scriptSources ??= readdirSync(luaDir)
-    .filter((file) => file.endsWith('.lua'))
-    .map((file) => {
-      // <command>-<number of keys>.lua; <command>.lua when the caller passes the number of keys first.
-      const match = /^([A-Za-z]+)(?:-(\d+))?\.lua$/.exec(file);
-      if (!match) throw new Error(`Lua script ${file} must be named <command>[-<number of keys>].lua`);
-      return { name: match[1]!, numberOfKeys: match[2] === undefined ? undefined : Number(match[2]), lua: withIncludes(file) };
-    });
-  return scriptSources;
-}
-
-/** Replaces `-- @include "name"` lines with engine/live/scripts/includes/name.lua. */
-function withIncludes(file: string): string {
-  const source = readFileSync(path.join(luaDir, file), 'utf8');
-  return source.replace(/^-- @include "([a-z-]+)"$/gm, (_, name: string) =>
-    readFileSync(path.join(luaDir, 'includes', `${name}.lua`), 'utf8'),
-  );
-}
-
-/** The full text of one engine script, includes expanded (for measurements and tooling). */
-export function scriptSource(name: string): { numberOfKeys: number | undefined; lua: string } {
-  const script = loadScriptSources().find((candidate) => candidate.name === name);
-  if (!script) throw new Error(`no Lua script named ${name}`);
-  return script;
-}
-
-function defineScripts(client: RedisClient): void {
-  for (const { name, numberOfKeys, lua } of loadScriptSources()) {
-    client.defineCommand(name, { numberOfKeys, lua });
-  }
 }

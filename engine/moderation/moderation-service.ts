@@ -6,6 +6,7 @@ import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { SeasonStore } from '../seasons/season-store.js';
 
 /**
@@ -24,6 +25,7 @@ export class ModerationService {
       players: PlayerStore;
       leaderboards: LeaderboardService;
       rankings: Rankings;
+      rotation: SeasonRotation;
       scores: ScoreStore;
       archives: SeasonStore;
       audit: AuditStore;
@@ -48,9 +50,9 @@ export class ModerationService {
    * kept; 503 while an ended season is still on its way to its archive.
    */
   async removeScore(gameId: string, leaderboardId: string, playerId: string, season: number | undefined, actor: Actor): Promise<void> {
-    const { leaderboards, rankings, archives, audit, transact } = this.deps;
+    const { leaderboards, rankings, rotation, archives, audit, transact } = this.deps;
     const board = await leaderboards.get(gameId, leaderboardId);
-    const live = await rankings.seasons(board);
+    const live = await rotation.seasons(board);
     const current = live.season;
     const noScore = () =>
       new NotFoundError(

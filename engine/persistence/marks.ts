@@ -1,10 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../live/redis.js';
 import { leaderboardKeys, pendingIndexKey } from '../live/keys.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from '../live/persistence-hooks.js';
 import type { PersistenceQueue } from './persistence-queue.js';
 
-/** How long a persistence job may stay silent before the sweep assumes it died and re-queues. */
-export const QUEUED_FLAG_TTL_MS = 30_000;
 /**
  * An index entry untouched for this long, with no marks behind it, is dropped by the sweep. A
  * process re-touches a board it keeps marking every RETOUCH_MS, far inside this, so an entry
@@ -39,7 +38,7 @@ export interface ClaimedChanges {
  * marks sits in the pending index, written before its marks, so the sweep (stranded marks whose
  * job died), the pending count and /readyz cost O(boards with recent changes), not O(boards).
  */
-export class PersistenceMarks {
+export class PersistenceMarks implements PersistenceHooks {
   /** Boards this process touched in the index recently: their reports skip the touch. */
   private readonly touched = new LRUCache<number, true>({ max: 100_000, ttl: RETOUCH_MS });
 

@@ -2,7 +2,7 @@ import type { AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { SeasonStore } from '../seasons/season-store.js';
-import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
 
@@ -13,7 +13,7 @@ import type { ScoreStore } from './score-store.js';
 export class Persister {
   constructor(
     private readonly leaderboards: LeaderboardStore,
-    private readonly rankings: Rankings,
+    private readonly rotation: SeasonRotation,
     private readonly marks: PersistenceMarks,
     private readonly scores: ScoreStore,
     private readonly archives: SeasonStore,
@@ -27,7 +27,7 @@ export class Persister {
    * Redis keys. The number of seasons archived.
    */
   async archiveEndedSeasons(board: Leaderboard): Promise<number> {
-    const pending = await this.rankings.pendingArchives(board);
+    const pending = await this.rotation.pendingArchives(board);
     for (const season of [...pending.keys()].sort((a, b) => a - b)) {
       const { startedAt, endedAt } = pending.get(season)!;
       // A large season takes a while: the job keeps its claim on the board meanwhile.
@@ -39,8 +39,8 @@ export class Persister {
             startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
             endedAt: new Date(endedAt),
             settings: settingsOf(board),
-            players: this.rankings.endedPlayers(board, season),
-            clans: this.rankings.endedClans(board, season),
+            players: this.rotation.endedPlayers(board, season),
+            clans: this.rotation.endedClans(board, season),
           });
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
           if (archived) await this.audit.in(client).recordResetOnce(board, season);
@@ -48,7 +48,7 @@ export class Persister {
       } finally {
         clearInterval(holding);
       }
-      await this.rankings.dropEnded(board, season);
+      await this.rotation.dropEnded(board, season);
     }
     return pending.size;
   }
@@ -60,7 +60,7 @@ export class Persister {
 
   /** Removes whatever a report racing a deletion left in Redis. */
   dropLiveState(internalId: number): Promise<void> {
-    return this.rankings.drop({ internalId });
+    return this.rotation.drop({ internalId });
   }
 
   /** The oldest marks of the board with their current values; marks stay until acked. */

@@ -4,7 +4,7 @@ import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
-import { parseMetadata, type AskedSeason, type View } from '../live/rankings.js';
+import { parseMetadata, type AskedSeason, type View } from '../live/types.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry {

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import type { ArchivedEntry, SeasonStore } from '../seasons/season-store.js';
-import type { AskedSeason, RankedBoard, RankedEntry, Rankings, View } from '../live/rankings.js';
+import type { Rankings } from '../live/rankings.js';
+import type { AskedSeason, RankedBoard, RankedEntry, View } from '../live/types.js';
 
 /** An entry as read, with what an archived season froze beside its score. */
 export interface SeasonEntry extends RankedEntry {

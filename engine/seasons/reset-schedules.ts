@@ -1,6 +1,6 @@
 import type { RedisClient } from '../live/redis.js';
 import { leaderboardKeys, resetScheduleKey } from '../live/keys.js';
-import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import { upcomingResets, type ResetSchedule } from './schedule.js';
 
 /** How many coming resets each scheduled board keeps in Redis: how far behind the worker may fall. */
@@ -12,7 +12,7 @@ const RETRY_MS = 5000;
  * The reset schedule in Redis, so that scheduled resets run while PostgreSQL is down. Each board
  * keeps its cron and zone and its next UPCOMING instants beside its keys; the first stands in its
  * season key, so the board's own scripts end the season at that instant, whoever touches it first
- * (Rankings.reset 'due'). One zset over every board (internal id -> the next instant, ms), written
+ * (SeasonRotation.reset 'due'). One zset over every board (internal id -> the next instant, ms), written
  * first, tells the worker which boards to look at, so that an untouched board's season ends and is
  * archived too. An index entry with no schedule behind it is dropped by the scheduler.
  */
@@ -20,7 +20,7 @@ export class ResetSchedules {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly rankings: Rankings,
+    private readonly rotation: SeasonRotation,
   ) {}
 
   /** Puts a board's schedule (or its absence) in Redis, with its coming instants after now. */
@@ -51,9 +51,9 @@ export class ResetSchedules {
    */
   async refill(internalId: number, schedule: ResetSchedule, now = new Date()): Promise<void> {
     const board = { internalId };
-    const { count, last } = await this.rankings.scheduledResets(board);
+    const { count, last } = await this.rotation.scheduledResets(board);
     const missing = count >= UPCOMING ? [] : upcomingResets(schedule, new Date(Math.max(now.getTime(), last)), UPCOMING - count);
-    const next = await this.rankings.scheduleResets(board, missing, 'add');
+    const next = await this.rotation.scheduleResets(board, missing, 'add');
     if (next === undefined) await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
     else await this.redis.zadd(resetScheduleKey(this.prefix), next, internalId);
   }
@@ -92,12 +92,12 @@ export class ResetSchedules {
     if (!schedule || instants.length === 0) {
       await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
       await this.redis.del(cronKey);
-      await this.rankings.scheduleResets({ internalId }, []);
+      await this.rotation.scheduleResets({ internalId }, []);
       return;
     }
     if (index === 'earlier') await this.redis.zadd(resetScheduleKey(this.prefix), 'LT', instants[0]!, internalId);
     else await this.redis.zadd(resetScheduleKey(this.prefix), instants[0]!, internalId);
     await this.redis.set(cronKey, JSON.stringify(schedule));
-    await this.rankings.scheduleResets({ internalId }, instants);
+    await this.rotation.scheduleResets({ internalId }, instants);
   }
 }

@@ -1,6 +1,6 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { Pool, PoolClient, Queryable } from '../db.js';
-import type { SortOrder } from '../leaderboards/leaderboard-store.js';
+import type { SortOrder } from '../live/types.js';
 
 /** An archived season's summary. */
 export interface ArchivedSeason {

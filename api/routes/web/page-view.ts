@@ -1,5 +1,5 @@
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { View } from '../../../engine/live/rankings.js';
+import type { View } from '../../../engine/live/types.js';
 import { avatarUrl } from '../../views.js';
 import { escapeHtml, formatScore } from './html.js';
 import { closeButton, shell } from './layout.js';

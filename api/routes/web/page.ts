@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { View } from '../../../engine/live/rankings.js';
+import type { View } from '../../../engine/live/types.js';
 import { endpoint } from '../endpoint.js';
 import { documentedAs, leaderboardParams, MAX_SEASON, object, optional, season as seasonQuery } from '../schemas.js';
 import { closeHref, hidesCloseButton, pageHref, setPageHeaders } from './html.js';

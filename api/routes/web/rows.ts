@@ -2,7 +2,7 @@ import type { Engine } from '../../../engine/engine.js';
 import { AppError } from '../../../engine/errors.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
 import type { ClanEntry, PlayerEntry } from '../../../engine/reads/leaderboard-reader.js';
-import type { AskedSeason, View } from '../../../engine/live/rankings.js';
+import type { AskedSeason, View } from '../../../engine/live/types.js';
 
 import type { Viewer } from '../../middleware/auth.js';
 
