@@ -20,8 +20,8 @@ import { PlayerLookup } from './players/player-lookup.js';
 import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { createLive } from './live/create-live.js';
-import { LiveState } from './recovery/live-state.js';
-import { RetryRecords } from './scores/retries.js';
+import { BoardPreparation } from './recovery/board-preparation.js';
+import { RetryRecords } from './scores/retry-records.js';
 import { ScoreService } from './scores/score-service.js';
 import { LeaderboardReader } from './reads/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
@@ -34,7 +34,7 @@ import { Persister } from './persistence/persister.js';
 import { DatasetGuard, DatasetMismatchError } from './persistence/dataset.js';
 import { BoardRecovery, Rebuild } from './recovery/rebuild.js';
 import { Maintenance } from './maintenance.js';
-import { SeasonStore } from './seasons/season-store.js';
+import { SeasonArchiveStore } from './seasons/season-archive-store.js';
 import { ResetSchedules } from './seasons/reset-schedules.js';
 import { SeasonService } from './seasons/season-service.js';
 import { SeasonReads } from './reads/season-reads.js';
@@ -144,16 +144,16 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     clans: new ClanStore(pool),
     players: new PlayerStore(pool),
     scores: new ScoreStore(pool),
-    archives: new SeasonStore(pool),
+    archives: new SeasonArchiveStore(pool),
   };
   const { queue, marks, rankings, rotation, recoverWith } = createRankingParts(redis, queueConnection, config);
   const schedules = new ResetSchedules(redis, prefix, rotation);
-  const liveState = new LiveState(rankings, stores.players, stores.scores, schedules);
+  const preparation = new BoardPreparation(rankings, stores.players, stores.scores, schedules);
   const recovery = new BoardRecovery({
     redis,
     prefix,
     leaderboards: stores.leaderboards,
-    liveState,
+    preparation,
     rankings,
     detectLoss: () => dataset.detectLoss(),
     logger,

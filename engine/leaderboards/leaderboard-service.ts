@@ -7,7 +7,7 @@ import type { BoardRecovery } from '../recovery/rebuild.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
-import type { SeasonStore } from '../seasons/season-store.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
 const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
@@ -33,7 +33,7 @@ export class LeaderboardService {
     private readonly rotation: SeasonRotation,
     private readonly recovery: BoardRecovery,
     private readonly invalidator: Invalidator,
-    private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
+    private readonly seasons: { archives: SeasonArchiveStore; schedules: ResetSchedules },
     private readonly audit: { transact: RunInTransaction; log: AuditStore },
   ) {
     invalidator.onChange((change) => {

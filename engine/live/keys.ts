@@ -27,9 +27,10 @@ export interface LeaderboardKeys {
   clanIds: string;
   /**
    * string: the last version given on this board to a clan total or a latest/sum entry (microsecond
-   * clock, strictly increasing).
+   * clock, strictly increasing). Its key still ends in `clan-clock`, its first name: renaming the key
+   * would orphan the clock of every board of a running deployment.
    */
-  clanClock: string;
+  versionClock: string;
   /**
    * string: '<current season>' or '<current season>:<its scheduled reset, ms>'. Only the board's
    * preparation (creation, rebuild) writes it, last, so it is also the sign that Redis holds the
@@ -52,8 +53,12 @@ export interface LeaderboardKeys {
   hidden: string;
   /** string: when the current season started (ms); absent until the first reset (then PostgreSQL's). */
   seasonStarted: string;
-  /** hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to PostgreSQL. */
-  archives: string;
+  /**
+   * hash ended season -> '<started ms>:<ended ms>': seasons reset in Redis, not yet archived to
+   * PostgreSQL (those are SeasonArchiveStore's). Its key still ends in `archives`, its first name:
+   * renaming the key would orphan the ended seasons of a running deployment.
+   */
+  endedSeasons: string;
   /**
    * zset of the board's coming scheduled resets (ms, as member and score); the first stands in the
    * season key too. The worker keeps it filled, so seasons end on time while the worker lags.
@@ -64,7 +69,7 @@ export interface LeaderboardKeys {
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
-export interface SeasonArchiveKeys {
+export interface EndedSeasonKeys {
   scores: string;
   clans: string;
   metadata: string;
@@ -87,20 +92,20 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     dirtyClans: `${base}:dirty-clans`,
     clanVersions: `${base}:clan-versions`,
     clanIds: `${base}:clan-ids`,
-    clanClock: `${base}:clan-clock`,
+    versionClock: `${base}:clan-clock`,
     season: `${base}:season`,
     metadata: `${base}:metadata`,
     versions: `${base}:versions`,
     banned: `${base}:banned`,
     hidden: `${base}:hidden`,
     seasonStarted: `${base}:season-started`,
-    archives: `${base}:archives`,
+    endedSeasons: `${base}:archives`,
     scheduledResets: `${base}:scheduled-resets`,
     resetSchedule: `${base}:reset-schedule`,
   };
 }
 
-export function seasonArchiveKeys(prefix: string, internalId: number, season: number): SeasonArchiveKeys {
+export function endedSeasonKeys(prefix: string, internalId: number, season: number): EndedSeasonKeys {
   const base = `${boardBase(prefix, internalId)}:s:${season}`;
   return { scores: `${base}:scores`, clans: `${base}:clans`, metadata: `${base}:metadata`, hidden: `${base}:hidden` };
 }
@@ -110,7 +115,7 @@ export function seasonArchiveKeys(prefix: string, internalId: number, season: nu
  * engine/live/scripts/includes/clan-totals.lua reads them (clanKeys()).
  */
 export function clanScriptKeys(k: LeaderboardKeys): string[] {
-  return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.clanClock];
+  return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.versionClock];
 }
 
 /**

@@ -8,12 +8,12 @@ import {
   memberKey,
   moderationScriptKeys,
   reportScriptKeys,
-  seasonArchiveKeys,
+  endedSeasonKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
-import type { AskedSeason, LiveDeps, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, View } from './types.js';
+import type { AskedSeason, LiveDeps, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, Standings } from './types.js';
 
 /** What a report carries besides its score. */
 export interface ReportExtras {
@@ -130,7 +130,7 @@ export class Rankings {
   /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
   async scoresOf(
     board: RankedBoard,
-    view: View,
+    view: Standings,
     ids: string[],
     season?: AskedSeason,
   ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
@@ -146,7 +146,7 @@ export class Rankings {
 
   async page(
     board: RankedBoard,
-    view: View,
+    view: Standings,
     offset: number,
     limit: number,
     season?: AskedSeason,
@@ -310,13 +310,13 @@ export class Rankings {
 
   /**
    * The first keys of a read script (includes/season-ranking): live ranking, season, the asked
-   * season's ended ranking, archives, live metadata, the asked season's ended metadata.
+   * season's ended ranking, ended seasons, live metadata, the asked season's ended metadata.
    */
-  private readKeys(board: { internalId: number }, view: View, season: AskedSeason): string[] {
+  private readKeys(board: { internalId: number }, view: Standings, season: AskedSeason): string[] {
     const k = this.keys(board);
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, season ?? 0);
+    const ended = endedSeasonKeys(this.prefix, board.internalId, season ?? 0);
     const rankings = view === 'clans' ? [k.clans, k.season, ended.clans] : [k.scores, k.season, ended.scores];
-    return [...rankings, k.archives, k.metadata, ended.metadata];
+    return [...rankings, k.endedSeasons, k.metadata, ended.metadata];
   }
 }
 

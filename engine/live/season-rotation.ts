@@ -1,5 +1,5 @@
 import type { RedisClient } from './redis.js';
-import { leaderboardKeys, seasonArchiveKeys, allMemberKeys, clanScriptKeys, type LeaderboardKeys } from './keys.js';
+import { leaderboardKeys, endedSeasonKeys, allMemberKeys, clanScriptKeys, type LeaderboardKeys } from './keys.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
 import type { LiveDeps, SortOrder } from './types.js';
@@ -46,7 +46,7 @@ export class SeasonRotation {
   async seasons(board: { internalId: number; seasonStartedAt?: Date }): Promise<LiveSeasons> {
     const k = this.keys(board);
     const started = board.seasonStartedAt?.getTime() ?? 0;
-    const reply = await this.guard.run(board, () => this.redis.readSeasons(k.season, k.seasonStarted, k.scores, k.archives, started));
+    const reply = await this.guard.run(board, () => this.redis.readSeasons(k.season, k.seasonStarted, k.scores, k.endedSeasons, started));
     const ended = new Map<number, { startedAt: number; endedAt: number }>();
     for (let i = 3; i < reply.length; i += 2) {
       const [startedAt, endedAt] = String(reply[i + 1])
@@ -82,7 +82,7 @@ export class SeasonRotation {
   async reset(board: { internalId: number; seasonStartedAt?: Date }, expected: number, kind: ResetKind = 'now'): Promise<ResetOutcome> {
     await this.persistence.beforeMarking(board);
     const k = this.keys(board);
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, expected);
+    const ended = endedSeasonKeys(this.prefix, board.internalId, expected);
     const [status, season, needsJob, endedAt] = await this.guard.run(board, () =>
       this.redis.resetSeason(
         ...clanScriptKeys(k),
@@ -90,7 +90,7 @@ export class SeasonRotation {
         k.queued,
         k.season,
         k.seasonStarted,
-        k.archives,
+        k.endedSeasons,
         k.scheduledResets,
         k.metadata,
         k.versions,
@@ -125,13 +125,13 @@ export class SeasonRotation {
 
   /** Ranked players of an ended season still held in Redis. */
   endedCount(board: { internalId: number }, season: number): Promise<number> {
-    return this.redis.zcard(seasonArchiveKeys(this.prefix, board.internalId, season).scores);
+    return this.redis.zcard(endedSeasonKeys(this.prefix, board.internalId, season).scores);
   }
 
   /** Seasons reset in Redis and not yet archived: season -> started and ended (ms). */
-  async pendingArchives(board: { internalId: number }): Promise<Map<number, { startedAt: number; endedAt: number }>> {
+  async endedSeasons(board: { internalId: number }): Promise<Map<number, { startedAt: number; endedAt: number }>> {
     const pending = new Map<number, { startedAt: number; endedAt: number }>();
-    for (const [season, times] of Object.entries(await this.redis.hgetall(this.keys(board).archives))) {
+    for (const [season, times] of Object.entries(await this.redis.hgetall(this.keys(board).endedSeasons))) {
       const [startedAt, endedAt] = times.split(':').map(Number);
       pending.set(Number(season), { startedAt: startedAt!, endedAt: endedAt! });
     }
@@ -144,7 +144,7 @@ export class SeasonRotation {
    * the archive ranks among everyone and stores hidden.
    */
   async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
+    const ended = endedSeasonKeys(this.prefix, board.internalId, season);
     const withMetadata = async (page: [string, number][]) => {
       const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
       return page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
@@ -168,7 +168,7 @@ export class SeasonRotation {
 
   /** An ended season's clans, a page at a time in ranking order: [id, total]. */
   endedClans(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number][]> {
-    return this.endedPages(board, seasonArchiveKeys(this.prefix, board.internalId, season).clans);
+    return this.endedPages(board, endedSeasonKeys(this.prefix, board.internalId, season).clans);
   }
 
   private async *endedPages(board: { sortOrder: SortOrder }, key: string, pageSize = 10_000): AsyncGenerator<[string, number][]> {
@@ -186,15 +186,15 @@ export class SeasonRotation {
 
   /** Once PostgreSQL holds an ended season: its Redis keys go. */
   async dropEnded(board: { internalId: number }, season: number): Promise<void> {
-    const ended = seasonArchiveKeys(this.prefix, board.internalId, season);
+    const ended = endedSeasonKeys(this.prefix, board.internalId, season);
     await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden);
-    await this.redis.hdel(this.keys(board).archives, String(season));
+    await this.redis.hdel(this.keys(board).endedSeasons, String(season));
   }
 
   /** Removes every key of a leaderboard, ended seasons' included (they share one slot). */
   async drop(board: { internalId: number }): Promise<void> {
-    const ended = [...(await this.pendingArchives(board)).keys()].flatMap((season) =>
-      Object.values(seasonArchiveKeys(this.prefix, board.internalId, season)),
+    const ended = [...(await this.endedSeasons(board)).keys()].flatMap((season) =>
+      Object.values(endedSeasonKeys(this.prefix, board.internalId, season)),
     );
     await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...this.allMemberKeys(board));
   }

@@ -37,7 +37,7 @@ export interface ReportedBoard extends RankedBoard {
  */
 export type AskedSeason = number | undefined;
 
-export type View = 'players' | 'clans';
+export type Standings = 'players' | 'clans';
 
 export interface RankedEntry {
   id: string;

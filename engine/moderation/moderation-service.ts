@@ -7,7 +7,7 @@ import type { ScoreStore } from '../persistence/score-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
-import type { SeasonStore } from '../seasons/season-store.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
@@ -27,7 +27,7 @@ export class ModerationService {
       rankings: Rankings;
       rotation: SeasonRotation;
       scores: ScoreStore;
-      archives: SeasonStore;
+      archives: SeasonArchiveStore;
       audit: AuditStore;
       invalidator: Invalidator;
     },

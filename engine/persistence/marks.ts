@@ -191,7 +191,7 @@ export class PersistenceMarks implements PersistenceHooks {
         const [players, clans, seasons] = await Promise.all([
           this.redis.zcard(k.dirty),
           this.redis.zcard(k.dirtyClans),
-          this.redis.hlen(k.archives),
+          this.redis.hlen(k.endedSeasons),
         ]);
         return players + clans + seasons;
       }),

@@ -1,7 +1,7 @@
 import type { AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
-import type { SeasonStore } from '../seasons/season-store.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
@@ -16,7 +16,7 @@ export class Persister {
     private readonly rotation: SeasonRotation,
     private readonly marks: PersistenceMarks,
     private readonly scores: ScoreStore,
-    private readonly archives: SeasonStore,
+    private readonly archives: SeasonArchiveStore,
     private readonly transact: RunInTransaction,
     private readonly audit: AuditStore,
   ) {}
@@ -27,7 +27,7 @@ export class Persister {
    * Redis keys. The number of seasons archived.
    */
   async archiveEndedSeasons(board: Leaderboard): Promise<number> {
-    const pending = await this.rotation.pendingArchives(board);
+    const pending = await this.rotation.endedSeasons(board);
     for (const season of [...pending.keys()].sort((a, b) => a - b)) {
       const { startedAt, endedAt } = pending.get(season)!;
       // A large season takes a while: the job keeps its claim on the board meanwhile.

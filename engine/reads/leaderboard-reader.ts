@@ -4,7 +4,7 @@ import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
-import { parseMetadata, type AskedSeason, type View } from '../live/types.js';
+import { parseMetadata, type AskedSeason, type Standings } from '../live/types.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry {
@@ -22,7 +22,7 @@ export interface ClanEntry {
 
 export interface Page<Entry> {
   leaderboard: Leaderboard;
-  view: View;
+  view: Standings;
   total: number;
   entries: Entry[];
 }
@@ -64,7 +64,7 @@ export class LeaderboardReader {
   async page(
     gameId: string,
     leaderboardId: string,
-    view: View,
+    view: Standings,
     offset: number,
     limit: number,
     season?: AskedSeason,

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
-import type { ArchivedEntry, SeasonStore } from '../seasons/season-store.js';
+import type { ArchivedEntry, SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Rankings } from '../live/rankings.js';
-import type { AskedSeason, RankedBoard, RankedEntry, View } from '../live/types.js';
+import type { AskedSeason, RankedBoard, RankedEntry, Standings } from '../live/types.js';
 
 /** An entry as read, with what an archived season froze beside its score. */
 export interface SeasonEntry extends RankedEntry {
@@ -23,12 +23,12 @@ type Source<T> = () => Promise<T | typeof NOT_HERE>;
 export class SeasonReads {
   constructor(
     private readonly rankings: Rankings,
-    private readonly archives: SeasonStore,
+    private readonly archives: SeasonArchiveStore,
   ) {}
 
   async page(
     board: RankedBoard,
-    view: View,
+    view: Standings,
     offset: number,
     limit: number,
     season: AskedSeason,
@@ -48,7 +48,7 @@ export class SeasonReads {
   /** Scores and ranks of the given members; `archived` when the season was read from its archive. */
   async scoresOf(
     board: RankedBoard,
-    view: View,
+    view: Standings,
     ids: string[],
     season: AskedSeason,
   ): Promise<{ total: number; entries: (SeasonEntry | undefined)[]; archived: boolean }> {

@@ -5,7 +5,7 @@ import { Lock, withLock } from '../locks.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { eachAtMost } from '../concurrency.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
-import type { LiveState } from './live-state.js';
+import type { BoardPreparation } from './board-preparation.js';
 import type { Rankings } from '../live/rankings.js';
 import type { Logger } from '../logger.js';
 
@@ -43,7 +43,7 @@ export class BoardRecovery {
       redis: RedisClient;
       prefix: string;
       leaderboards: LeaderboardStore;
-      liveState: LiveState;
+      preparation: BoardPreparation;
       rankings: Rankings;
       /** Asks whether Redis lost its whole dataset (true when it did: a rebuild walk is then asked for). */
       detectLoss: () => Promise<boolean>;
@@ -74,7 +74,7 @@ export class BoardRecovery {
    * any case: every persisted score merged back); waits while another process holds the lock.
    */
   async prepare(board: Leaderboard | { internalId: number }, { merge = false } = {}): Promise<'prepared' | 'present' | 'gone'> {
-    const { redis, prefix, leaderboards, liveState, rankings } = this.deps;
+    const { redis, prefix, leaderboards, preparation, rankings } = this.deps;
     const key = lockKey(prefix, 'prepare', board);
     for (;;) {
       const lock = await Lock.acquire(redis, key, BOARD_LOCK_TTL_MS);
@@ -84,7 +84,7 @@ export class BoardRecovery {
           if (!merge && (await rankings.isPrepared(board))) return 'present';
           const found = 'gameId' in board ? board : await leaderboards.findByInternalId(board.internalId);
           if (!found) return 'gone';
-          await liveState.prepare(found);
+          await preparation.prepare(found);
           return 'prepared';
         } finally {
           clearInterval(renewing);

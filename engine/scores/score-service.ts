@@ -5,7 +5,7 @@ import type { PlayerService, PlayerProfile } from '../players/player-service.js'
 import type { PersistenceMarks } from '../persistence/marks.js';
 import { type Rankings, type ReportOutcome } from '../live/rankings.js';
 import { parseMetadata, type AskedSeason, type ReportedBoard } from '../live/types.js';
-import type { RetryRecord, RetryRecords } from './retries.js';
+import type { RetryRecord, RetryRecords } from './retry-records.js';
 import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from '../reads/season-reads.js';
 

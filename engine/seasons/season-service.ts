@@ -4,7 +4,7 @@ import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-
 import type { Logger } from '../logger.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ResetSchedules } from './reset-schedules.js';
-import type { SeasonStore } from './season-store.js';
+import type { SeasonArchiveStore } from './season-archive-store.js';
 import { eachAtMost } from '../concurrency.js';
 
 export interface SeasonSummary {
@@ -33,7 +33,7 @@ export class SeasonService {
     private readonly deps: {
       rotation: SeasonRotation;
       leaderboards: LeaderboardStore;
-      archives: SeasonStore;
+      archives: SeasonArchiveStore;
       schedules: ResetSchedules;
       transact: RunInTransaction;
       audit: AuditStore;

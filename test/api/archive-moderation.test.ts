@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Pool } from '../../engine/db.js';
-import { seasonArchiveKeys } from '../../engine/live/keys.js';
-import { SeasonStore } from '../../engine/seasons/season-store.js';
+import { endedSeasonKeys } from '../../engine/live/keys.js';
+import { SeasonArchiveStore } from '../../engine/seasons/season-archive-store.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createClan,
@@ -25,14 +25,14 @@ import { ReferenceBoard } from '../helpers/reference.js';
  * Moderation of archived seasons (CONTRACT 13): a ban hides a player's archived rows, an unban shows
  * them again, a removal withdraws one row, an erasure strips every row of the player; reads skip
  * withdrawn rows and show ranks and totals as if they had never been there, without renumbering the
- * stored rows. The changes go through SeasonStore (the moderation routes call it in their
+ * stored rows. The changes go through SeasonArchiveStore (the moderation routes call it in their
  * transactions); the reads through the public API, compared with a model of the season.
  */
 describe('archived seasons under moderation', () => {
   let game: TestGame;
   let worker: ServiceProcess;
   let bot: { 'Api-Key': string };
-  const archives = () => new SeasonStore(testStores().pool);
+  const archives = () => new SeasonArchiveStore(testStores().pool);
   before(async () => {
     worker = await startWorker();
     game = await createGame();
@@ -237,7 +237,7 @@ describe('archived seasons under moderation', () => {
     await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
     expect(await redis.exists(keys(board).hidden)).to.equal(0);
     await waitForPersistence(board);
-    expect(await redis.exists(seasonArchiveKeys(testStores().prefix, board.internalId, 1).hidden)).to.equal(0);
+    expect(await redis.exists(endedSeasonKeys(testStores().prefix, board.internalId, 1).hidden)).to.equal(0);
     const { rows } = await pool.query(
       'SELECT player_id, rank, withdrawn FROM season_entries WHERE leaderboard_internal_id = $1 AND season = 1 ORDER BY position',
       [board.internalId],
@@ -302,7 +302,7 @@ describe('archived seasons under moderation', () => {
     const visible = rows - Math.floor(rows / 997);
     const offset = visible - 30;
 
-    const page = await new SeasonStore(pool).page(board.internalId, 1, 'players', offset, 50);
+    const page = await new SeasonArchiveStore(pool).page(board.internalId, 1, 'players', offset, 50);
     const expected = await pool.query<{ id: string; rank: number }>(
       `SELECT player_id AS id, (rank() OVER (ORDER BY score DESC))::int AS rank FROM season_entries
        WHERE leaderboard_internal_id = $1 AND season = 1 AND withdrawn IS NULL ORDER BY position OFFSET $2 LIMIT 50`,
@@ -315,8 +315,8 @@ describe('archived seasons under moderation', () => {
     // The very statement the store runs, planned and run on the real table.
     const statements: { text: string; values: unknown[] }[] = [];
     const recording = { query: async (text: string, values: unknown[]) => (statements.push({ text, values }), { rows: [] }) };
-    await new SeasonStore(recording as unknown as Pool).page(board.internalId, 1, 'players', offset, 50);
-    const record = await new SeasonStore(recording as unknown as Pool).entriesOf(board.internalId, 1, 'players', ['deep-99998']);
+    await new SeasonArchiveStore(recording as unknown as Pool).page(board.internalId, 1, 'players', offset, 50);
+    const record = await new SeasonArchiveStore(recording as unknown as Pool).entriesOf(board.internalId, 1, 'players', ['deep-99998']);
     expect(record).to.equal(undefined);
     for (const { text, values } of statements) {
       const { rows: explained } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(

@@ -30,7 +30,7 @@ export async function pendingOf(board: { internalId: number }): Promise<number> 
   const [players, clans, seasons] = await Promise.all([
     redis.zcard(keys(board).dirty),
     redis.zcard(keys(board).dirtyClans),
-    redis.hlen(keys(board).archives),
+    redis.hlen(keys(board).endedSeasons),
   ]);
   return players + clans + seasons;
 }

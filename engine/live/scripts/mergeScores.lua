@@ -7,7 +7,7 @@
 
   The scores are the current season's: should the season have moved on since they were read, nothing
   is merged (they belong to the ended season's archive). The season number is not set here: on latest
-  and sum boards it opens the board to reports, once the whole merge is done (LiveState).
+  and sum boards it opens the board to reports, once the whole merge is done (BoardPreparation).
 
   A banned player's score goes where the ban keeps it (hidden), by the same rule, out of the ranking
   and the clan totals: a rebuild never brings a banned player back (their marks are set first).
@@ -20,6 +20,7 @@
 ]]
 -- @include "clock"
 -- @include "clan-totals"
+-- @include "apply-score"
 -- @include "live-season"
 
 local K = clanKeys()

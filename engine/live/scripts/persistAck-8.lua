@@ -1,7 +1,7 @@
 --[[
   Clears the persistence marks of values now in PostgreSQL. A mark whose value changed since the
   claim stays, so the change arriving during the write is persisted by the next round. A clan's
-  version goes with its mark: the board's clan clock keeps the next one above it.
+  version goes with its mark: the board's version clock keeps the next one above it.
 
   A season that ended since the claim took its marks with it (its archive holds the values): the
   marks now present are the new season's, and none of them is cleared.

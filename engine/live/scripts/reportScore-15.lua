@@ -16,6 +16,7 @@
 ]]
 -- @include "clock"
 -- @include "clan-totals"
+-- @include "apply-score"
 -- @include "ranks"
 -- @include "live-season"
 

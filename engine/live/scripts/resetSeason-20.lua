@@ -2,7 +2,7 @@
   Ends the current season in one atomic step: its rankings move aside under the ended season's
   keys (a RENAME: no per-entry work), the live rankings start empty, clan totals start over
   (memberships stay), and the season number moves on. Every report runs wholly before or after.
-  The ended season waits in `archives` until the worker has written it to PostgreSQL.
+  The ended season waits in `endedSeasons` until the worker has written it to PostgreSQL.
 
   A scheduled reset ends the season at its scheduled instant, the one the season key holds,
   whenever it is carried out: the first script that finds the instant past stops with LBDUE and
@@ -11,7 +11,7 @@
   instant comes from the board's scheduled resets, which the worker keeps filled (scheduleResets).
 
   KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 season,
-        11 seasonStarted, 12 archives, 13 scheduled resets, 14 metadata, 15 versions, 16 hidden
+        11 seasonStarted, 12 endedSeasons, 13 scheduled resets, 14 metadata, 15 versions, 16 hidden
         (banned players' scores), 17 the ended season's scores, 18 its clans, 19 its metadata,
         20 its hidden (17-20 named for the season the caller expects to end)
   ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
@@ -28,7 +28,7 @@
 -- @include "live-season"
 
 local K = clanKeys()
-local dirty, queued, seasonKey, startedKey, archives, scheduled = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
+local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
 local value = redis.call('GET', seasonKey)
 if not value then
   error(redis.error_reply('LBMISSING the leaderboard has no live state: it is rebuilt from PostgreSQL'))
@@ -57,7 +57,7 @@ local numbered = redis.call('HGETALL', K.clanIds)
 for i = 1, #numbered, 2 do
   setClanCount(K, numbered[i + 1], numbered[i], 0)
 end
-redis.call('HSET', archives, current, started .. ':' .. string.format('%.0f', endedAt))
+redis.call('HSET', endedSeasons, current, started .. ':' .. string.format('%.0f', endedAt))
 
 -- The next scheduled instant: a reset asked for keeps it; a scheduled one moves past every instant up to now.
 local nextDue = due and string.format('%.0f', due)

@@ -7,7 +7,7 @@
 -- The keys every clan-moving script takes first (engine/live/keys.ts clanScriptKeys, same order).
 local function clanKeys()
   return { scores = KEYS[1], clans = KEYS[2], clanState = KEYS[3], dirtyClans = KEYS[4],
-           clanVersions = KEYS[5], clanIds = KEYS[6], clanClock = KEYS[7] }
+           clanVersions = KEYS[5], clanIds = KEYS[6], versionClock = KEYS[7] }
 end
 
 -- The player's clan id, or nil.
@@ -49,9 +49,9 @@ end
 -- clock), so PostgreSQL never takes an older value over a newer one. The board's last version keeps
 -- it growing when the clock does not.
 local function nextVersion(K, clock)
-  local last = tonumber(redis.call('GET', K.clanClock) or '0')
+  local last = tonumber(redis.call('GET', K.versionClock) or '0')
   local version = string.format('%.0f', math.max(clock.us, last + 1))
-  redis.call('SET', K.clanClock, version)
+  redis.call('SET', K.versionClock, version)
   return version
 end
 
@@ -80,41 +80,6 @@ local function adjustClan(K, clan, delta, countDelta, clock)
     end
   end
   markClan(K, clan, clock)
-end
-
--- Applies a score by a rule and moves the player's clan total by the change. The rules: 'best' keeps
--- the better score (ZADD GT, or LT when lower is better), 'latest' replaces it, 'sum' adds to it,
--- 'missing' sets only a score Redis lacks (a rebuild of a board whose newest values are Redis's).
--- Returns the score held after it and whether it changed; nil and false when a sum would not be a
--- finite number (nothing changed).
-local function applyScore(K, memberKey, player, score, rule, order, clock)
-  local before = redis.call('ZSCORE', K.scores, player)
-  local flag = 'CH'
-  if rule == 'best' then
-    flag = order == 'asc' and 'LT' or 'GT'
-  elseif rule == 'missing' then
-    flag = 'NX'
-  elseif rule == 'sum' then
-    local sum = (before and tonumber(before) or 0) + tonumber(score)
-    if sum ~= sum or sum == math.huge or sum == -math.huge then
-      return nil, false
-    end
-    score = exact(sum)
-  end
-  local changed = flag == 'CH' and redis.call('ZADD', K.scores, 'CH', score, player)
-    or redis.call('ZADD', K.scores, flag, 'CH', score, player)
-  if changed == 0 then
-    return before, false
-  end
-  local after = redis.call('ZSCORE', K.scores, player)
-  local clan = clanOf(K, memberKey, player)
-  if clan then
-    -- Subtracting before adding keeps a total exact while the numbers are ordinary; the difference
-    -- of two extreme scores may overflow, which adjustClan saturates.
-    local previous = before and tonumber(before) or 0
-    adjustClan(K, clan, tonumber(after) - previous, before and 0 or 1, clock)
-  end
-  return after, true
 end
 
 -- Moves a player to another clan (or to none, when clan is ''), carrying their score.

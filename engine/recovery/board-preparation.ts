@@ -16,7 +16,7 @@ import type { Rankings } from '../live/rankings.js';
  * totals by exact differences, the same way a report does, and latest and sum boards only take
  * entries Redis lacks.
  */
-export class LiveState {
+export class BoardPreparation {
   constructor(
     private readonly rankings: Rankings,
     private readonly players: PlayerStore,

@@ -65,7 +65,7 @@ const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, mem
  * entry's position and competition rank computed there by window functions; every read of an
  * archived season is then a lookup on (leaderboard, season, position) or (leaderboard, season, id).
  */
-export class SeasonStore {
+export class SeasonArchiveStore {
   constructor(private readonly pool: Pool) {}
 
   /**
