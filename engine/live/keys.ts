@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import type { AskedSeason, Standings } from './types.js';
 
 /**
  * Every Redis key the engine uses is built here. All keys of one leaderboard share the hash tag
@@ -111,47 +112,163 @@ export function endedSeasonKeys(prefix: string, internalId: number, season: numb
 }
 
 /**
+ * The keys of each Lua script, one function per script (engine/live/scripts/<command>-<key count>.lua),
+ * in the order of the KEYS list in the script's header; the scripts are called with these only. A
+ * unit test (test/unit/script-keys.test.ts) reads every header and checks each function against it.
+ */
+
+/**
  * The keys every script that moves clan totals takes first, in the order
  * engine/live/scripts/includes/clan-totals.lua reads them (clanKeys()).
  */
-export function clanScriptKeys(k: LeaderboardKeys): string[] {
+function clanKeys(k: LeaderboardKeys): string[] {
   return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.versionClock];
 }
 
 /**
- * The keys of the report script for this player (engine/live/scripts/reportScore-15.lua); `retry` names
- * the request's idempotency record (absent: a key the script never touches).
+ * The report script's keys for this player (reportScore-15.lua); `retryDigest` names the request's
+ * idempotency record (absent: a key the script never touches).
  */
-export function reportScriptKeys(prefix: string, internalId: number, playerId: string, retry = ''): string[] {
+export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
-    ...clanScriptKeys(k),
+    ...clanKeys(k),
     k.dirty,
     k.queued,
     memberKey(prefix, internalId, playerId),
     k.season,
     k.metadata,
     k.versions,
-    boardRetryKey(prefix, internalId, retry),
+    boardRetryKey(prefix, internalId, retryDigest),
     k.banned,
   ];
 }
 
-/** The keys of the moderation script for this player (engine/live/scripts/moderateEntry-15.lua). */
-export function moderationScriptKeys(prefix: string, internalId: number, playerId: string): string[] {
+/** The moderation script's keys for this player (moderateEntry-15.lua). */
+export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
+  return [...clanKeys(k), memberKey(prefix, internalId, playerId), k.banned, k.hidden, k.metadata, k.versions, k.dirty, k.queued, k.season];
+}
+
+/** The merge script's keys for these players (mergeScores.lua; the caller passes their count first). */
+export function mergeScoresKeys(prefix: string, internalId: number, playerIds: string[]): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [...clanKeys(k), k.season, k.metadata, k.banned, k.hidden, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
+}
+
+/** The membership script's keys for these players (setClans.lua; the caller passes their count first). */
+export function setClansKeys(prefix: string, internalId: number, playerIds: string[]): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [...clanKeys(k), k.season, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
+}
+
+/** The clan recount's keys for these members (reconcileClan.lua; the caller passes their count first). */
+export function reconcileClanKeys(prefix: string, internalId: number, memberIds: string[]): string[] {
+  return setClansKeys(prefix, internalId, memberIds);
+}
+
+/**
+ * The six keys every read script takes (includes/season-ranking.lua): the ranking of the standings
+ * read, the season, the asked season's ended ranking, the ended seasons, the live metadata and the
+ * asked season's ended metadata.
+ */
+function seasonRankingKeys(prefix: string, internalId: number, standings: Standings, season: AskedSeason): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  const ended = endedSeasonKeys(prefix, internalId, season ?? 0);
+  return standings === 'clans'
+    ? [k.clans, k.season, ended.clans, k.endedSeasons, k.metadata, ended.metadata]
+    : [k.scores, k.season, ended.scores, k.endedSeasons, k.metadata, ended.metadata];
+}
+
+/** The page script's keys (readRange-6.lua). */
+export function readRangeKeys(prefix: string, internalId: number, standings: Standings, season: AskedSeason): string[] {
+  return seasonRankingKeys(prefix, internalId, standings, season);
+}
+
+/** The keys of the script reading around a player (readAround-6.lua). */
+export function readAroundKeys(prefix: string, internalId: number, season: AskedSeason): string[] {
+  return seasonRankingKeys(prefix, internalId, 'players', season);
+}
+
+/**
+ * The keys of the script reading given members (scoresOf-6.lua); for 'hidden', the current season's
+ * with the hidden scores first.
+ */
+export function scoresOfKeys(prefix: string, internalId: number, standings: Standings | 'hidden', season: AskedSeason): string[] {
+  if (standings !== 'hidden') return seasonRankingKeys(prefix, internalId, standings, season);
+  const keys = seasonRankingKeys(prefix, internalId, 'players', undefined);
+  keys[0] = leaderboardKeys(prefix, internalId).hidden;
+  return keys;
+}
+
+/** The seasons script's keys (readSeasons-4.lua). */
+export function readSeasonsKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.seasonStarted, k.scores, k.endedSeasons];
+}
+
+/** The keys of the script that marks a board's live state whole (markPrepared-3.lua). */
+export function markPreparedKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.seasonStarted, k.scheduledResets];
+}
+
+/** The keys of the script that sets a board's scheduled resets (scheduleResets-3.lua). */
+export function scheduleResetsKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.seasonStarted, k.scheduledResets];
+}
+
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-20.lua). */
+export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  const ended = endedSeasonKeys(prefix, internalId, expected);
   return [
-    ...clanScriptKeys(k),
-    memberKey(prefix, internalId, playerId),
-    k.banned,
-    k.hidden,
-    k.metadata,
-    k.versions,
+    ...clanKeys(k),
     k.dirty,
     k.queued,
     k.season,
+    k.seasonStarted,
+    k.endedSeasons,
+    k.scheduledResets,
+    k.metadata,
+    k.versions,
+    k.hidden,
+    ended.scores,
+    ended.clans,
+    ended.metadata,
+    ended.hidden,
   ];
 }
+
+/** The persistence claim's keys (persistClaim-10.lua). */
+export function persistClaimKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.dirty, k.scores, k.dirtyClans, k.clans, k.clanVersions, k.queued, k.season, k.metadata, k.versions, k.hidden];
+}
+
+/** The persistence ack's keys (persistAck-8.lua). */
+export function persistAckKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden];
+}
+
+/** The keys of the script indexing boards about to be marked (markPending-1.lua). */
+export function markPendingKeys(prefix: string): string[] {
+  return [pendingIndexKey(prefix)];
+}
+
+/** The keys of the script dropping idle index entries (dropIdlePending-1.lua). */
+export function dropIdlePendingKeys(prefix: string): string[] {
+  return [pendingIndexKey(prefix)];
+}
+
+/** The keys of the script asking for a rebuild walk (requestRebuild-1.lua). */
+export function requestRebuildKeys(prefix: string): string[] {
+  return [rebuildCursorKey(prefix)];
+}
+
+// compareAndSet-1.lua changes whatever key its caller names (a lock, the rebuild cursor, a retry record).
 
 /**
  * string: the first answer of one board's part of a request sent with an Idempotency-Key (its

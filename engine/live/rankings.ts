@@ -3,17 +3,22 @@ import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from './redis.js';
 import {
   allMemberKeys,
-  clanScriptKeys,
   leaderboardKeys,
-  memberKey,
-  moderationScriptKeys,
-  reportScriptKeys,
-  endedSeasonKeys,
+  markPreparedKeys,
+  mergeScoresKeys,
+  moderateEntryKeys,
+  readAroundKeys,
+  readRangeKeys,
+  reconcileClanKeys,
+  reportScoreKeys,
+  scoresOfKeys,
+  setClansKeys,
   type LeaderboardKeys,
 } from './keys.js';
+import type { LiveDeps } from './live-deps.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
-import type { AskedSeason, LiveDeps, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, Standings } from './types.js';
+import type { AskedSeason, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, Standings } from './types.js';
 
 /** What a report carries besides its score. */
 export interface ReportExtras {
@@ -77,7 +82,7 @@ export class Rankings {
     const touching = this.persistence.beforeMarking(board);
     if (touching) await touching;
     const { retry } = extras;
-    const keys = reportScriptKeys(this.prefix, board.internalId, playerId, retry?.digest);
+    const keys = reportScoreKeys(this.prefix, board.internalId, playerId, retry?.digest);
     const call = () =>
       this.redis.reportScore(
         ...keys,
@@ -123,7 +128,7 @@ export class Rankings {
 
   /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
   private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation, preparing = ''): Promise<[number, number]> {
-    const keys = moderationScriptKeys(this.prefix, board.internalId, playerId);
+    const keys = moderateEntryKeys(this.prefix, board.internalId, playerId);
     return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing);
   }
 
@@ -134,7 +139,7 @@ export class Rankings {
     ids: string[],
     season?: AskedSeason,
   ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
-    const keys = this.readKeys(board, view, season);
+    const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
     const entries = ids.map((id, i) => {
@@ -151,7 +156,7 @@ export class Rankings {
     limit: number,
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | null> {
-    const keys = this.readKeys(board, view, season);
+    const keys = readRangeKeys(this.prefix, board.internalId, view, season);
     const reply = await this.guard.run(board, () =>
       this.redis.readRange(...keys, board.sortOrder, offset, offset + limit - 1, season ?? '', view),
     );
@@ -166,7 +171,7 @@ export class Rankings {
     range: number,
     season?: AskedSeason,
   ): Promise<{ total: number; entries: RankedEntry[] } | undefined | null> {
-    const keys = this.readKeys(board, 'players', season);
+    const keys = readAroundKeys(this.prefix, board.internalId, season);
     const reply = await this.guard.run(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
     if (reply === -1) return null;
     if (!reply) return undefined;
@@ -181,8 +186,7 @@ export class Rankings {
 
   /** The score a banned player holds on the board out of the ranking, or undefined. */
   async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
-    // The read keys with the hidden scores first (every key in the board's slot, as Redis Cluster requires).
-    const keys = [this.keys(board).hidden, ...this.readKeys(board, 'players', undefined).slice(1)];
+    const keys = scoresOfKeys(this.prefix, board.internalId, 'hidden', undefined);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
     const score = reply === -1 ? '' : String(reply[1]);
     return score === '' ? undefined : Number(score);
@@ -199,12 +203,13 @@ export class Rankings {
   ): Promise<void> {
     await this.persistence.beforeMarkingAll([board]);
     for (const chunk of chunks(memberships, 1000)) {
-      const keys = this.clanKeys(
-        board,
+      const keys = setClansKeys(
+        this.prefix,
+        board.internalId,
         chunk.map(([player]) => player),
       );
       const pairs = chunk.flatMap(([player, clan]) => [player, clan ?? '']);
-      const call = () => this.alone((pipeline) => pipeline.setClans(...keys, preparing ? 'preparing' : '', ...pairs));
+      const call = () => this.alone((pipeline) => pipeline.setClans(String(keys.length), ...keys, preparing ? 'preparing' : '', ...pairs));
       await (preparing ? call() : this.guard.run(board, call));
     }
   }
@@ -212,9 +217,9 @@ export class Rankings {
   /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
   async reconcileClan(board: { internalId: number }, clanId: string, memberIds: string[]): Promise<boolean> {
     await this.persistence.beforeMarkingAll([board]);
-    const keys = this.clanKeys(board, memberIds);
+    const keys = reconcileClanKeys(this.prefix, board.internalId, memberIds);
     const repaired = await this.guard.run(board, () =>
-      this.alone<number>((pipeline) => pipeline.reconcileClan(...keys, clanId, ...memberIds)),
+      this.alone<number>((pipeline) => pipeline.reconcileClan(String(keys.length), ...keys, clanId, ...memberIds)),
     );
     return repaired === 1;
   }
@@ -226,19 +231,16 @@ export class Rankings {
    */
   async merge(board: ReportedBoard, season: number, scores: PersistedScore[]): Promise<boolean> {
     await this.persistence.beforeMarkingAll([board]);
-    const k = this.keys(board);
     for (const chunk of chunks(scores, 2000)) {
-      const clanKeys = clanScriptKeys(k);
-      const memberKeys = chunk.map(({ playerId }) => memberKey(this.prefix, board.internalId, playerId));
+      const keys = mergeScoresKeys(
+        this.prefix,
+        board.internalId,
+        chunk.map(({ playerId }) => playerId),
+      );
       const merged = await this.alone<number>((pipeline) =>
         pipeline.mergeScores(
-          String(clanKeys.length + 4 + memberKeys.length),
-          ...clanKeys,
-          k.season,
-          k.metadata,
-          k.banned,
-          k.hidden,
-          ...memberKeys,
+          String(keys.length),
+          ...keys,
           board.sortOrder,
           season,
           board.updateStrategy === 'best' ? 'best' : 'missing',
@@ -255,11 +257,8 @@ export class Rankings {
    * (engine/live/scripts/includes/live-season.lua). False when it already was.
    */
   async markPrepared(board: SeasonedBoard): Promise<boolean> {
-    const k = this.keys(board);
     const marked = await this.redis.markPrepared(
-      k.season,
-      k.seasonStarted,
-      k.scheduledResets,
+      ...markPreparedKeys(this.prefix, board.internalId),
       board.season,
       board.seasonStartedAt.getTime(),
     );
@@ -298,25 +297,6 @@ export class Rankings {
     const [[error, result]] = (await script(this.redis.pipeline()).exec()) as [Error | null, unknown][] as [[Error | null, T]];
     if (error) throw error;
     return result;
-  }
-
-  /** Key count and keys of the scripts that read or move memberships of the given players. */
-  private clanKeys(board: { internalId: number }, playerIds: string[]): string[] {
-    const k = this.keys(board);
-    const keys = [...clanScriptKeys(k), k.season];
-    const memberKeys = playerIds.map((player) => memberKey(this.prefix, board.internalId, player));
-    return [String(keys.length + memberKeys.length), ...keys, ...memberKeys];
-  }
-
-  /**
-   * The first keys of a read script (includes/season-ranking): live ranking, season, the asked
-   * season's ended ranking, ended seasons, live metadata, the asked season's ended metadata.
-   */
-  private readKeys(board: { internalId: number }, view: Standings, season: AskedSeason): string[] {
-    const k = this.keys(board);
-    const ended = endedSeasonKeys(this.prefix, board.internalId, season ?? 0);
-    const rankings = view === 'clans' ? [k.clans, k.season, ended.clans] : [k.scores, k.season, ended.scores];
-    return [...rankings, k.endedSeasons, k.metadata, ended.metadata];
   }
 }
 

@@ -1,8 +1,17 @@
 import type { RedisClient } from './redis.js';
-import { leaderboardKeys, endedSeasonKeys, allMemberKeys, clanScriptKeys, type LeaderboardKeys } from './keys.js';
+import {
+  allMemberKeys,
+  endedSeasonKeys,
+  leaderboardKeys,
+  readSeasonsKeys,
+  resetSeasonKeys,
+  scheduleResetsKeys,
+  type LeaderboardKeys,
+} from './keys.js';
+import type { LiveDeps } from './live-deps.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
-import type { LiveDeps, SortOrder } from './types.js';
+import type { SortOrder } from './types.js';
 
 export type ResetOutcome =
   { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
@@ -44,9 +53,9 @@ export class SeasonRotation {
 
   /** The current season, when it started, its ranked players and the ended seasons awaiting their archive. */
   async seasons(board: { internalId: number; seasonStartedAt?: Date }): Promise<LiveSeasons> {
-    const k = this.keys(board);
+    const keys = readSeasonsKeys(this.prefix, board.internalId);
     const started = board.seasonStartedAt?.getTime() ?? 0;
-    const reply = await this.guard.run(board, () => this.redis.readSeasons(k.season, k.seasonStarted, k.scores, k.endedSeasons, started));
+    const reply = await this.guard.run(board, () => this.redis.readSeasons(...keys, started));
     const ended = new Map<number, { startedAt: number; endedAt: number }>();
     for (let i = 3; i < reply.length; i += 2) {
       const [startedAt, endedAt] = String(reply[i + 1])
@@ -62,8 +71,7 @@ export class SeasonRotation {
    * without a schedule), or (`add`) adds them to those it keeps; its next one, or undefined.
    */
   async scheduleResets(board: { internalId: number }, instants: number[], how: 'replace' | 'add' = 'replace'): Promise<number | undefined> {
-    const k = this.keys(board);
-    const next = await this.redis.scheduleResets(k.season, k.seasonStarted, k.scheduledResets, how, ...instants);
+    const next = await this.redis.scheduleResets(...scheduleResetsKeys(this.prefix, board.internalId), how, ...instants);
     return next === null ? undefined : next;
   }
 
@@ -81,29 +89,9 @@ export class SeasonRotation {
    */
   async reset(board: { internalId: number; seasonStartedAt?: Date }, expected: number, kind: ResetKind = 'now'): Promise<ResetOutcome> {
     await this.persistence.beforeMarking(board);
-    const k = this.keys(board);
-    const ended = endedSeasonKeys(this.prefix, board.internalId, expected);
+    const keys = resetSeasonKeys(this.prefix, board.internalId, expected);
     const [status, season, needsJob, endedAt] = await this.guard.run(board, () =>
-      this.redis.resetSeason(
-        ...clanScriptKeys(k),
-        k.dirty,
-        k.queued,
-        k.season,
-        k.seasonStarted,
-        k.endedSeasons,
-        k.scheduledResets,
-        k.metadata,
-        k.versions,
-        k.hidden,
-        ended.scores,
-        ended.clans,
-        ended.metadata,
-        ended.hidden,
-        expected,
-        kind,
-        board.seasonStartedAt?.getTime() ?? 0,
-        QUEUED_FLAG_TTL_MS,
-      ),
+      this.redis.resetSeason(...keys, expected, kind, board.seasonStartedAt?.getTime() ?? 0, QUEUED_FLAG_TTL_MS),
     );
     if (status !== 1) return { reset: false, season: season!, notDue: status === 2 };
     if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);

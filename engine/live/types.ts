@@ -1,7 +1,3 @@
-import type { LiveStateGuard } from './live-state-guard.js';
-import type { PersistenceHooks } from './persistence-hooks.js';
-import type { RedisClient } from './redis.js';
-
 /**
  * The shapes the live layer works with. They are defined here, at the bottom, and the layers above
  * (stores, services, the API) import them from here.
@@ -59,13 +55,4 @@ export interface PersistedScore {
   score: number;
   /** Compact JSON, '' for none. */
   metadata: string;
-}
-
-/** What the live layer's gateways are built from (engine/live/create-live.ts wires them). */
-export interface LiveDeps {
-  redis: RedisClient;
-  /** The deployment's Redis key prefix (REDIS_KEY_PREFIX). */
-  prefix: string;
-  persistence: PersistenceHooks;
-  guard: LiveStateGuard;
 }

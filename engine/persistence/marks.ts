@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../live/redis.js';
-import { leaderboardKeys, pendingIndexKey } from '../live/keys.js';
+import { dropIdlePendingKeys, leaderboardKeys, markPendingKeys, pendingIndexKey, persistAckKeys, persistClaimKeys } from '../live/keys.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from '../live/persistence-hooks.js';
 import type { PersistenceQueue } from './persistence-queue.js';
 
@@ -64,7 +64,7 @@ export class PersistenceMarks implements PersistenceHooks {
   }
 
   private async touch(ids: number[]): Promise<void> {
-    await this.redis.markPending(pendingIndexKey(this.prefix), ...ids);
+    await this.redis.markPending(...markPendingKeys(this.prefix), ...ids);
     for (const id of ids) this.touched.set(id, true);
   }
 
@@ -75,18 +75,8 @@ export class PersistenceMarks implements PersistenceHooks {
 
   /** The oldest marks of a board with their current values; marks stay until acked. */
   async claim(board: { internalId: number }, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
-    const k = leaderboardKeys(this.prefix, board.internalId);
     const [playerMarks, clanMarks, season] = await this.redis.persistClaim(
-      k.dirty,
-      k.scores,
-      k.dirtyClans,
-      k.clans,
-      k.clanVersions,
-      k.queued,
-      k.season,
-      k.metadata,
-      k.versions,
-      k.hidden,
+      ...persistClaimKeys(this.prefix, board.internalId),
       maxPlayers,
       maxClans,
       QUEUED_FLAG_TTL_MS,
@@ -114,20 +104,7 @@ export class PersistenceMarks implements PersistenceHooks {
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */
   async ack(board: { internalId: number }, claimed: ClaimedChanges): Promise<number> {
-    const k = leaderboardKeys(this.prefix, board.internalId);
-    return this.redis.persistAck(
-      k.dirty,
-      k.scores,
-      k.dirtyClans,
-      k.clanVersions,
-      k.queued,
-      k.season,
-      k.versions,
-      k.hidden,
-      claimed.season,
-      claimed.playerCount,
-      ...claimed.ack,
-    );
+    return this.redis.persistAck(...persistAckKeys(this.prefix, board.internalId), claimed.season, claimed.playerCount, ...claimed.ack);
   }
 
   /** Changes of one board accepted but not yet written to PostgreSQL (an ended season not yet archived counts one). */
@@ -169,7 +146,7 @@ export class PersistenceMarks implements PersistenceHooks {
     if (requeued.length > 0) await this.queue.request(requeued);
     let dropped = 0;
     for (let i = 0; i < idle.length; i += BATCH) {
-      dropped += await this.redis.dropIdlePending(pendingIndexKey(this.prefix), INDEX_GRACE_MS, ...idle.slice(i, i + BATCH));
+      dropped += await this.redis.dropIdlePending(...dropIdlePendingKeys(this.prefix), INDEX_GRACE_MS, ...idle.slice(i, i + BATCH));
     }
     return { requeued, dropped };
   }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../live/redis.js';
-import { lockKey, rebuildCursorKey } from '../live/keys.js';
+import { lockKey, rebuildCursorKey, requestRebuildKeys } from '../live/keys.js';
 import { Lock, withLock } from '../locks.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { eachAtMost } from '../concurrency.js';
@@ -25,7 +25,7 @@ export type RebuildMode = 'lost' | 'all';
 
 /** Asks for a rebuild walk from the start (done by the next run); a walk of every board is never narrowed. */
 export async function requestRebuild(redis: RedisClient, prefix: string, mode: RebuildMode): Promise<void> {
-  await redis.requestRebuild(rebuildCursorKey(prefix), mode);
+  await redis.requestRebuild(...requestRebuildKeys(prefix), mode);
 }
 
 /**

@@ -2,7 +2,7 @@
   Changes a key only if it still holds the value the caller last saw: releases and renews locks
   only by their holder, and advances the rebuild cursor only if no newer request reset it.
 
-  KEYS: 1 the key
+  KEYS: 1 key (the key to change)
   ARGV: 1 expected value, 2 new value ('' deletes the key), 3 lifetime in ms (optional; 0 or absent keeps none)
   Reply: 1 when changed, 0 when the key held something else
 ]]

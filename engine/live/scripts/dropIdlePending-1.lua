@@ -4,7 +4,7 @@
   marks. Callers touch before they mark and re-touch well within the grace period, so an entry that
   is older than it has no writer on the way.
 
-  KEYS: 1 the pending index
+  KEYS: 1 pendingIndex (the pending index)
   ARGV: 1 grace period (ms), then internal ids the sweep found without marks
   Reply: number of entries dropped
 ]]

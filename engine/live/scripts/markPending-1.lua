@@ -4,7 +4,7 @@
   board with marks is then always in the index. The entry's score is Redis's own time, so the idle
   check compares times of one clock whatever host the caller runs on.
 
-  KEYS: 1 the pending index (zset internal id -> time of the last touch, ms)
+  KEYS: 1 pendingIndex (zset internal id -> time of the last touch, ms)
   ARGV: internal ids of the leaderboards
   Reply: the time written (ms)
 ]]

@@ -3,7 +3,7 @@
   bans, memberships, scores and scheduled resets are in place. From then on the board answers
   (includes/live-season).
 
-  KEYS: 1 season, 2 seasonStarted, 3 scheduled resets
+  KEYS: 1 season, 2 seasonStarted, 3 scheduledResets
   ARGV: 1 the current season as PostgreSQL knows it, 2 when it started (ms)
   Reply: 1 when this marked the board, 0 when it already was
 ]]

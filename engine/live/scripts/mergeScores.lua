@@ -12,8 +12,8 @@
   A banned player's score goes where the ban keeps it (hidden), by the same rule, out of the ranking
   and the clan totals: a rebuild never brings a banned player back (their marks are set first).
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, 9 metadata, 10 banned,
-        11 hidden, then each player's member key, in the order of the players in ARGV
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 season, 9 metadata, 10 banned, 11 hidden,
+        then member (each player's member key, in the order of the players in ARGV)
   ARGV: 1 'desc'|'asc', 2 the season the scores belong to, 3 'best'|'missing', then player id,
         score, metadata ('' for none) triples
   Reply: number of entries that changed, or -1 when the season has moved on

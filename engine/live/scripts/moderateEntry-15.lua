@@ -9,7 +9,7 @@
   for persistence with a new version: PostgreSQL deletes its row up to that version, and any later
   score of the player is written with it, so a job that claimed the old score cannot bring it back.
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 the player's member key, 9 banned,
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 member (the player's member key), 9 banned,
         10 hidden, 11 metadata, 12 versions, 13 dirty, 14 queued, 15 season
   ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''

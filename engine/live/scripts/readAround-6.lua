@@ -1,8 +1,7 @@
 --[[
   Reads the entries around one player: up to `range` above and below.
 
-  KEYS: 1-6 as in includes/season-ranking (live ranking, season, ended ranking, endedSeasons, live
-        metadata, ended metadata)
+  KEYS: 1-6 seasonRanking (includes/season-ranking)
   ARGV: 1 'desc'|'asc', 2 player id, 3 range, 4 the season asked ('' for the current one)
   Reply: false when the player has no score, -1 when Redis does not hold the asked season, else
          { total, start position, first rank, member, score, metadata ('' for none), ... }; or the

@@ -1,8 +1,7 @@
 --[[
   Reads a page of a ranking (players or clans) with the competition rank of its first entry.
 
-  KEYS: 1-6 as in includes/season-ranking (live ranking, season, ended ranking, endedSeasons, live
-        metadata, ended metadata)
+  KEYS: 1-6 seasonRanking (includes/season-ranking)
   ARGV: 1 'desc'|'asc', 2 start position, 3 stop position (0-based, inclusive), 4 the season asked
         ('' for the current one), 5 'players'|'clans'
   Reply: { total, first rank (0 when the page is empty), member, score, metadata ('' for none), ... },

@@ -3,8 +3,8 @@
   repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
   the live memberships agree on; the caller has aligned memberships first.
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, then each player's member
-        key, in the order of the players in ARGV
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 season,
+        then member (each listed player's member key, in the order of the players in ARGV)
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
   Reply: 1 when the stored total or count was wrong and has been repaired, else 0; or the error
          LBMISSING or LBDUE (includes/live-season)

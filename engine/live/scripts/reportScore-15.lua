@@ -3,8 +3,8 @@
   With an Idempotency-Key, the answer is remembered in the same step, so a retried request is
   answered again without being applied again, and no crash can fall between the two.
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 the player's
-        member key, 11 season, 12 metadata, 13 versions, 14 the request's record on this board,
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 dirty, 9 queued, 10 member (the player's member key),
+        11 season, 12 metadata, 13 versions, 14 retryRecord (the request's record on this board),
         15 banned
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's

@@ -3,7 +3,7 @@
   'all' merges every board back from PostgreSQL. A walk of every board asked for before and not
   finished stays one of every board: the request never narrows a walk.
 
-  KEYS: 1 the rebuild cursor ('<mode>' or '<mode>:<position>')
+  KEYS: 1 rebuildCursor ('<mode>' or '<mode>:<position>')
   ARGV: 1 'lost'|'all'
   Reply: the mode of the walk asked for
 ]]

@@ -10,10 +10,10 @@
   the board has passed over meanwhile (no worker ran) make one reset, not one each. The next
   instant comes from the board's scheduled resets, which the worker keeps filled (scheduleResets).
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 dirty, 9 queued, 10 season,
-        11 seasonStarted, 12 endedSeasons, 13 scheduled resets, 14 metadata, 15 versions, 16 hidden
-        (banned players' scores), 17 the ended season's scores, 18 its clans, 19 its metadata,
-        20 its hidden (17-20 named for the season the caller expects to end)
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 dirty, 9 queued, 10 season, 11 seasonStarted,
+        12 endedSeasons, 13 scheduledResets, 14 metadata, 15 versions,
+        16 hidden (banned players' scores), 17 endedScores, 18 endedClans, 19 endedMetadata,
+        20 endedHidden (17-20 named for the season the caller expects to end)
   ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
         instant, it is that scheduled reset) or 'due' (only the scheduled reset, once its instant has
         come), 3 when PostgreSQL says the current season started (ms; taken when Redis has no time,

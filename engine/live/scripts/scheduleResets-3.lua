@@ -4,7 +4,7 @@
   instant at or before the current season's start is one the board has already carried out (a reset
   script may have run between the caller's reading of the clock and this), so it is left out.
 
-  KEYS: 1 season, 2 seasonStarted, 3 scheduled resets
+  KEYS: 1 season, 2 seasonStarted, 3 scheduledResets
   ARGV: 1 'replace'|'add', then the instants (ms, ascending); replacing with none: the board has no
         schedule
   Reply: the board's next scheduled instant (ms), or false

@@ -2,8 +2,7 @@
   Reads the score, competition rank and metadata of each given member of a ranking; or, for the
   'hidden' view, the scores banned players hold out of the current season's ranking (unranked).
 
-  KEYS: 1-6 as in includes/season-ranking (live ranking, season, ended ranking, endedSeasons, live
-        metadata, ended metadata); for 'hidden', 1 is the hidden scores
+  KEYS: 1-6 seasonRanking (includes/season-ranking; for 'hidden', 1 is hidden)
   ARGV: 1 'desc'|'asc', 2 the season asked ('' for the current one), 3 'players'|'clans'|'hidden',
         then member ids
   Reply: { total, score ('' when none), rank (0 when none), metadata ('' for none), ... }, or -1

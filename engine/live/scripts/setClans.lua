@@ -2,8 +2,8 @@
   Sets players' clan memberships on one clan leaderboard, moving each player's best score from the
   old clan's total to the new one's in the same atomic step.
 
-  KEYS: 1-7 the clan keys (clanKeys() in includes/clan-totals), 8 season, then each player's member
-        key, in the order of the players in ARGV
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 season,
+        then member (each player's member key, in the order of the players in ARGV)
   ARGV: 1 'preparing' when the board's preparation sets them (its live state is not whole yet), else
         '', then player id, clan id ('' for none) pairs
   Reply: number of players whose clan changed; or the error LBMISSING or LBDUE (includes/live-season)

@@ -4,7 +4,7 @@
 -- directions (clanIds, clanState) and its count of scored members (beside the number in clanState);
 -- a total's version exists only until PostgreSQL has the total.
 
--- The keys every clan-moving script takes first (engine/live/keys.ts clanScriptKeys, same order).
+-- The keys every clan-moving script takes first (engine/live/keys.ts clanKeys, same order).
 local function clanKeys()
   return { scores = KEYS[1], clans = KEYS[2], clanState = KEYS[3], dirtyClans = KEYS[4],
            clanVersions = KEYS[5], clanIds = KEYS[6], versionClock = KEYS[7] }

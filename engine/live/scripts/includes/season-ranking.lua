@@ -1,6 +1,7 @@
 -- The zset that holds the asked season of a ranking, and the hash of its players' metadata, for the
--- read scripts, whose first six keys are: 1 the live ranking, 2 the season number, 3 the asked
--- season's ended ranking, 4 endedSeasons, 5 the live metadata, 6 the asked season's ended metadata.
+-- read scripts, whose first six keys are (engine/live/keys.ts, same order):
+-- KEYS: 1 scores|clans|hidden (the ranking read), 2 season, 3 endedScores|endedClans (the asked
+--       season's ended ranking), 4 endedSeasons, 5 metadata (live), 6 endedMetadata (the asked season's)
 -- asked '' is the current season. An ended season is readable here until the worker has archived
 -- it (then PostgreSQL has it); nil when Redis holds no such season. Needs includes/live-season.
 local function seasonRanking(asked)
