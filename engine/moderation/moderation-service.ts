@@ -78,7 +78,7 @@ export class ModerationService {
       throw new UnavailableError(`Season ${season} is being archived; retry shortly.`);
     }
     await transact(async (client) => {
-      if (!(await archives.removeEntry(client, board.internalId, season, playerId))) {
+      if (!(await archives.in(client).removeEntry(board.internalId, season, playerId))) {
         if (!(await archives.find(board.internalId, season))) {
           throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' keeps no season ${season}.`);
         }
@@ -107,7 +107,7 @@ export class ModerationService {
       await rankings.moderate(boards, playerId, 'ban');
       await rankings.moderate(boards, playerId, 'remove');
       await scores.in(client).deletePlayer(playerId);
-      await this.deps.archives.erasePlayer(client, gameId, playerId);
+      await this.deps.archives.in(client).erasePlayer(gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).forgetPlayer(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
@@ -126,8 +126,8 @@ export class ModerationService {
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
       await this.deps.rankings.moderate(await this.deps.leaderboards.all(gameId), playerId, ban ? 'ban' : 'unban');
-      if (ban) await this.deps.archives.hidePlayer(client, gameId, playerId);
-      else await this.deps.archives.showPlayer(client, gameId, playerId);
+      if (ban) await this.deps.archives.in(client).hidePlayer(gameId, playerId);
+      else await this.deps.archives.in(client).showPlayer(gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
       const changed = before.banned !== (ban !== null);
       if (changed) {

@@ -43,9 +43,11 @@ export class PersistenceMarks implements PersistenceHooks {
   private readonly touched = new LRUCache<number, true>({ max: 100_000, ttl: RETOUCH_MS });
 
   constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly queue: PersistenceQueue,
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      queue: PersistenceQueue;
+    },
   ) {}
 
   /**
@@ -64,19 +66,19 @@ export class PersistenceMarks implements PersistenceHooks {
   }
 
   private async touch(ids: number[]): Promise<void> {
-    await this.redis.markPending(...markPendingKeys(this.prefix), ...ids);
+    await this.deps.redis.markPending(...markPendingKeys(this.deps.prefix), ...ids);
     for (const id of ids) this.touched.set(id, true);
   }
 
   /** Queues one job per given board (reports call this when their script took the queued flag). */
   requestJobs(internalIds: number[]): Promise<void> {
-    return this.queue.request(internalIds);
+    return this.deps.queue.request(internalIds);
   }
 
   /** The oldest marks of a board with their current values; marks stay until acked. */
   async claim(board: { internalId: number }, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
-    const [playerMarks, clanMarks, season] = await this.redis.persistClaim(
-      ...persistClaimKeys(this.prefix, board.internalId),
+    const [playerMarks, clanMarks, season] = await this.deps.redis.persistClaim(
+      ...persistClaimKeys(this.deps.prefix, board.internalId),
       maxPlayers,
       maxClans,
       QUEUED_FLAG_TTL_MS,
@@ -99,12 +101,17 @@ export class PersistenceMarks implements PersistenceHooks {
 
   /** Keeps the board's queued flag alive while a long step of its job runs. */
   async holdJob(board: { internalId: number }): Promise<void> {
-    await this.redis.pexpire(leaderboardKeys(this.prefix, board.internalId).queued, QUEUED_FLAG_TTL_MS);
+    await this.deps.redis.pexpire(leaderboardKeys(this.deps.prefix, board.internalId).queued, QUEUED_FLAG_TTL_MS);
   }
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */
   async ack(board: { internalId: number }, claimed: ClaimedChanges): Promise<number> {
-    return this.redis.persistAck(...persistAckKeys(this.prefix, board.internalId), claimed.season, claimed.playerCount, ...claimed.ack);
+    return this.deps.redis.persistAck(
+      ...persistAckKeys(this.deps.prefix, board.internalId),
+      claimed.season,
+      claimed.playerCount,
+      ...claimed.ack,
+    );
   }
 
   /** Changes of one board accepted but not yet written to PostgreSQL (an ended season not yet archived counts one). */
@@ -138,15 +145,19 @@ export class PersistenceMarks implements PersistenceHooks {
             idle.push(id);
             return;
           }
-          const queued = leaderboardKeys(this.prefix, id).queued;
-          if ((await this.redis.set(queued, '1', 'PX', QUEUED_FLAG_TTL_MS, 'NX')) === 'OK') requeued.push(id);
+          const queued = leaderboardKeys(this.deps.prefix, id).queued;
+          if ((await this.deps.redis.set(queued, '1', 'PX', QUEUED_FLAG_TTL_MS, 'NX')) === 'OK') requeued.push(id);
         }),
       );
     }
-    if (requeued.length > 0) await this.queue.request(requeued);
+    if (requeued.length > 0) await this.deps.queue.request(requeued);
     let dropped = 0;
     for (let i = 0; i < idle.length; i += BATCH) {
-      dropped += await this.redis.dropIdlePending(...dropIdlePendingKeys(this.prefix), INDEX_GRACE_MS, ...idle.slice(i, i + BATCH));
+      dropped += await this.deps.redis.dropIdlePending(
+        ...dropIdlePendingKeys(this.deps.prefix),
+        INDEX_GRACE_MS,
+        ...idle.slice(i, i + BATCH),
+      );
     }
     return { requeued, dropped };
   }
@@ -154,7 +165,7 @@ export class PersistenceMarks implements PersistenceHooks {
   /** The indexed boards, a batch at a time, by rank in the index (the sweep drops entries only after the walk). */
   private async *indexedBoards(): AsyncGenerator<number[]> {
     for (let start = 0; ; start += BATCH) {
-      const ids = await this.redis.zrange(pendingIndexKey(this.prefix), String(start), String(start + BATCH - 1));
+      const ids = await this.deps.redis.zrange(pendingIndexKey(this.deps.prefix), String(start), String(start + BATCH - 1));
       if (ids.length > 0) yield ids.map(Number);
       if (ids.length < BATCH) return;
     }
@@ -163,12 +174,12 @@ export class PersistenceMarks implements PersistenceHooks {
   private markCounts(ids: number[]): Promise<number[]> {
     return Promise.all(
       ids.map(async (id) => {
-        const k = leaderboardKeys(this.prefix, id);
+        const k = leaderboardKeys(this.deps.prefix, id);
         // An ended season not yet archived counts as one change: PostgreSQL has yet to get it.
         const [players, clans, seasons] = await Promise.all([
-          this.redis.zcard(k.dirty),
-          this.redis.zcard(k.dirtyClans),
-          this.redis.hlen(k.endedSeasons),
+          this.deps.redis.zcard(k.dirty),
+          this.deps.redis.zcard(k.dirtyClans),
+          this.deps.redis.hlen(k.endedSeasons),
         ]);
         return players + clans + seasons;
       }),

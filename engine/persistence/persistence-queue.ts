@@ -31,13 +31,13 @@ export const PERSIST_JOB_OPTIONS: JobsOptions = {
 export class PersistenceQueue {
   readonly shards: Queue<PersistJobData>[];
 
-  constructor(connection: RedisClient, keyPrefix: string, shardCount: number) {
+  constructor({ connection, prefix, shardCount }: { connection: RedisClient; prefix: string; shardCount: number }) {
     this.shards = Array.from(
       { length: shardCount },
       (_, shard) =>
         new Queue<PersistJobData>(PERSIST_QUEUE, {
           connection,
-          prefix: queuePrefix(keyPrefix, shard),
+          prefix: queuePrefix(prefix, shard),
           defaultJobOptions: PERSIST_JOB_OPTIONS,
         }),
     );

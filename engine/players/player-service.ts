@@ -57,10 +57,11 @@ export class PlayerService {
       tokens: TokenCodec;
       invalidator: Invalidator;
       audit: AuditStore;
+      /** Profiles kept in this process's cache (PLAYER_CACHE_SIZE). */
+      cacheSize: number;
     },
-    cacheSize: number,
   ) {
-    const { invalidator } = deps;
+    const { invalidator, cacheSize } = deps;
     this.cache = new LRUCache({ max: Math.max(cacheSize, 1) });
     invalidator.onChange((change) => {
       if (change.kind === 'player') this.cache.delete(change.playerId);

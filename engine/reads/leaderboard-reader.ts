@@ -55,10 +55,12 @@ const RETAINED_TOP = 1000;
  */
 export class LeaderboardReader {
   constructor(
-    private readonly leaderboards: LeaderboardService,
-    private readonly players: PlayerService,
-    private readonly clans: ClanService,
-    private readonly seasons: SeasonReads,
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      players: PlayerService;
+      clans: ClanService;
+      seasons: SeasonReads;
+    },
   ) {}
 
   async page(
@@ -69,14 +71,14 @@ export class LeaderboardReader {
     limit: number,
     season?: AskedSeason,
   ): Promise<Page<PlayerEntry | ClanEntry>> {
-    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     if (view === 'clans' && leaderboard.type !== 'clan') {
       throw new ValidationError(`Leaderboard '${leaderboardId}' is not a clan leaderboard.`, undefined, 'not_a_clan_leaderboard');
     }
-    const { total, entries } = await this.seasons.page(leaderboard, view, offset, limit, season);
+    const { total, entries } = await this.deps.seasons.page(leaderboard, view, offset, limit, season);
     const ids = entries.map((entry) => entry.id);
     if (view === 'clans') {
-      const clans = await this.clans.getMany(gameId, ids);
+      const clans = await this.deps.clans.getMany(gameId, ids);
       const rows = entries.flatMap((e) => {
         const clan = clans.get(e.id);
         return clan ? [{ clan: asArchivedClan(clan, e), score: Number(e.score), rank: e.rank }] : [];
@@ -84,7 +86,7 @@ export class LeaderboardReader {
       return { leaderboard, view, total, entries: rows };
     }
     const nearTop = offset < RETAINED_TOP;
-    const profiles = await this.players.getMany(gameId, ids, () => nearTop && season === undefined);
+    const profiles = await this.deps.players.getMany(gameId, ids, () => nearTop && season === undefined);
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player
@@ -95,14 +97,14 @@ export class LeaderboardReader {
   }
 
   async around(gameId: string, leaderboardId: string, playerId: string, range: number, season?: AskedSeason): Promise<Page<PlayerEntry>> {
-    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
-    const found = await this.seasons.around(leaderboard, playerId, range, season);
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
+    const found = await this.deps.seasons.around(leaderboard, playerId, range, season);
     if (!found) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
     }
     // The viewer is kept, and their neighbours when they are near the top.
     const nearTop = (found.entries[0]?.rank ?? Infinity) <= RETAINED_TOP;
-    const profiles = await this.players.getMany(
+    const profiles = await this.deps.players.getMany(
       gameId,
       found.entries.map((e) => e.id),
       (id) => nearTop || id === playerId,
@@ -118,8 +120,8 @@ export class LeaderboardReader {
 
   async clanRecord(gameId: string, leaderboardId: string, clanId: string, season?: AskedSeason): Promise<ClanRecord> {
     const leaderboard = await this.clanLeaderboard(gameId, leaderboardId);
-    const clan = await this.clans.get(gameId, clanId);
-    const { total, entries, archived } = await this.seasons.scoresOf(leaderboard, 'clans', [clanId], season);
+    const clan = await this.deps.clans.get(gameId, clanId);
+    const { total, entries, archived } = await this.deps.seasons.scoresOf(leaderboard, 'clans', [clanId], season);
     const entry = entries[0];
     // In an archive, a clan that scored nothing that season had no scoring member.
     const asOfSeason = archived ? { ...clan, memberCount: entry?.archivedMemberCount ?? 0 } : clan;
@@ -135,14 +137,14 @@ export class LeaderboardReader {
     limit: number,
     season?: AskedSeason,
   ): Promise<{ leaderboard: Leaderboard; clan: Clan; total: number; entries: MemberEntry[] }> {
-    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
-    const clan = await this.clans.get(gameId, clanId);
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
+    const clan = await this.deps.clans.get(gameId, clanId);
     if (season !== undefined) {
       // An archived season lists the members who scored for the clan that season, as they ranked.
-      const archived = await this.seasons.archivedClanMembers(leaderboard, clanId, season);
+      const archived = await this.deps.seasons.archivedClanMembers(leaderboard, clanId, season);
       if (archived) {
         const pageMembers = archived.slice(offset, offset + limit);
-        const profiles = await this.players.getMany(
+        const profiles = await this.deps.players.getMany(
           gameId,
           pageMembers.map((m) => m.id),
         );
@@ -163,8 +165,8 @@ export class LeaderboardReader {
         return { leaderboard, clan, total: archived.length, entries };
       }
     }
-    const memberIds = await this.clans.memberIds(gameId, clanId);
-    const { entries: ranked } = await this.seasons.scoresOf(leaderboard, 'players', memberIds, season);
+    const memberIds = await this.deps.clans.memberIds(gameId, clanId);
+    const { entries: ranked } = await this.deps.seasons.scoresOf(leaderboard, 'players', memberIds, season);
     const better = leaderboard.sortOrder === 'asc' ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
     const members = memberIds
       .map((id, i) => ({ id, entry: ranked[i] }))
@@ -181,7 +183,7 @@ export class LeaderboardReader {
       clanRanks.push(tied ? clanRanks[i - 1]! : i + 1);
     });
     const pageMembers = members.slice(offset, offset + limit);
-    const profiles = await this.players.getMany(
+    const profiles = await this.deps.players.getMany(
       gameId,
       pageMembers.map((m) => m.id),
     );
@@ -202,7 +204,7 @@ export class LeaderboardReader {
   }
 
   private async clanLeaderboard(gameId: string, leaderboardId: string): Promise<Leaderboard> {
-    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     if (leaderboard.type !== 'clan') {
       throw new ValidationError(`Leaderboard '${leaderboardId}' is not a clan leaderboard.`, undefined, 'not_a_clan_leaderboard');
     }

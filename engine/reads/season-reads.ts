@@ -22,8 +22,10 @@ type Source<T> = () => Promise<T | typeof NOT_HERE>;
  */
 export class SeasonReads {
   constructor(
-    private readonly rankings: Rankings,
-    private readonly archives: SeasonArchiveStore,
+    private readonly deps: {
+      rankings: Rankings;
+      archives: SeasonArchiveStore;
+    },
   ) {}
 
   async page(
@@ -36,9 +38,9 @@ export class SeasonReads {
     return this.either(
       board,
       season,
-      async () => (await this.rankings.page(board, view, offset, limit, season)) ?? NOT_HERE,
+      async () => (await this.deps.rankings.page(board, view, offset, limit, season)) ?? NOT_HERE,
       async (asked) => {
-        const archived = await this.archives.page(board.internalId, asked, view, offset, limit);
+        const archived = await this.deps.archives.page(board.internalId, asked, view, offset, limit);
         if (!archived) return NOT_HERE;
         return { total: view === 'clans' ? archived.season.clanTotal : archived.season.total, entries: archived.entries.map(entryOf) };
       },
@@ -56,11 +58,11 @@ export class SeasonReads {
       board,
       season,
       async () => {
-        const found = await this.rankings.scoresOf(board, view, ids, season);
+        const found = await this.deps.rankings.scoresOf(board, view, ids, season);
         return found ? { ...found, archived: false } : NOT_HERE;
       },
       async (asked) => {
-        const archived = await this.archives.entriesOf(board.internalId, asked, view, ids);
+        const archived = await this.deps.archives.entriesOf(board.internalId, asked, view, ids);
         if (!archived) return NOT_HERE;
         return {
           total: view === 'clans' ? archived.season.clanTotal : archived.season.total,
@@ -82,11 +84,11 @@ export class SeasonReads {
       board,
       season,
       async () => {
-        const found = await this.rankings.around(board, playerId, range, season);
+        const found = await this.deps.rankings.around(board, playerId, range, season);
         return found === null ? NOT_HERE : found;
       },
       async (asked) => {
-        const archived = await this.archives.around(board.internalId, asked, playerId, range);
+        const archived = await this.deps.archives.around(board.internalId, asked, playerId, range);
         if (!archived) return NOT_HERE;
         if (archived.entries.length === 0) return undefined;
         return { total: archived.season.total, entries: archived.entries.map(entryOf) };
@@ -99,7 +101,7 @@ export class SeasonReads {
    * with their rank within the clan. Undefined when the season is not archived.
    */
   async archivedClanMembers(board: RankedBoard, clanId: string, season: number) {
-    const archived = await this.archives.clanMembers(board.internalId, season, clanId, board.sortOrder);
+    const archived = await this.deps.archives.clanMembers(board.internalId, season, clanId, board.sortOrder);
     return archived?.members.map((member) => ({ ...entryOf(member), clanRank: member.clanRank }));
   }
 

@@ -18,25 +18,28 @@ import type { Rankings } from '../live/rankings.js';
  */
 export class BoardPreparation {
   constructor(
-    private readonly rankings: Rankings,
-    private readonly players: PlayerStore,
-    private readonly scores: ScoreStore,
-    private readonly schedules: ResetSchedules,
+    private readonly deps: {
+      rankings: Rankings;
+      players: PlayerStore;
+      scores: ScoreStore;
+      schedules: ResetSchedules;
+    },
   ) {}
 
   async prepare(leaderboard: Leaderboard): Promise<void> {
-    await this.schedules.restore(leaderboard);
+    await this.deps.schedules.restore(leaderboard);
     // Bans first (erased players too: their tokens are refused by the board): a banned player's
     // scores then merge out of sight.
-    for await (const page of this.players.barredIds(leaderboard.gameId)) await this.rankings.banOnPreparing(leaderboard, page);
+    for await (const page of this.deps.players.barredIds(leaderboard.gameId)) await this.deps.rankings.banOnPreparing(leaderboard, page);
     if (leaderboard.type === 'clan') {
-      for await (const page of this.players.clanMemberships(leaderboard.gameId)) await this.rankings.setClans(leaderboard, page, true);
+      for await (const page of this.deps.players.clanMemberships(leaderboard.gameId))
+        await this.deps.rankings.setClans(leaderboard, page, true);
     }
     // The current season only: ended seasons live in their archives, and are never merged back.
     const season = leaderboard.season;
-    for await (const page of this.scores.scorePages(leaderboard.internalId, season)) {
-      if (!(await this.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+    for await (const page of this.deps.scores.scorePages(leaderboard.internalId, season)) {
+      if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
     }
-    await this.rankings.markPrepared(leaderboard);
+    await this.deps.rankings.markPrepared(leaderboard);
   }
 }

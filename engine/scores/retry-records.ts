@@ -21,9 +21,11 @@ export interface RetryRecord {
  */
 export class RetryRecords {
   constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly ttlSeconds: number,
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      ttlSeconds: number;
+    },
   ) {}
 
   /** Claims `key` within `scope` for this request; 409 conflict when it came with another request. */
@@ -31,8 +33,8 @@ export class RetryRecords {
     const digest = hash(JSON.stringify([...scope, key]));
     // Keys sorted: "the same body" is the same parsed JSON, whatever the order of its keys.
     const fingerprint = hash(stringify(request) ?? 'null');
-    const ttlMs = this.ttlSeconds * 1000;
-    const first = await this.redis.set(requestRetryKey(this.prefix, digest), fingerprint, 'PX', ttlMs, 'NX', 'GET');
+    const ttlMs = this.deps.ttlSeconds * 1000;
+    const first = await this.deps.redis.set(requestRetryKey(this.deps.prefix, digest), fingerprint, 'PX', ttlMs, 'NX', 'GET');
     if (first !== null && first !== fingerprint) {
       throw new ConflictError('This Idempotency-Key was used with another request.');
     }
@@ -41,7 +43,7 @@ export class RetryRecords {
 
   /** Forgets a claim whose request applied nothing (an error answer is not remembered). */
   async release(record: RetryRecord): Promise<void> {
-    await this.redis.compareAndSet(requestRetryKey(this.prefix, record.digest), record.fingerprint, '');
+    await this.deps.redis.compareAndSet(requestRetryKey(this.deps.prefix, record.digest), record.fingerprint, '');
   }
 }
 

@@ -45,34 +45,36 @@ export interface PlayerRecord {
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
 export class ScoreService {
   constructor(
-    private readonly leaderboards: LeaderboardService,
-    private readonly players: PlayerService,
-    private readonly rankings: Rankings,
-    private readonly seasons: SeasonReads,
-    private readonly marks: PersistenceMarks,
-    private readonly retries: RetryRecords,
-    /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
-    private readonly counter: ReportCounter,
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      players: PlayerService;
+      rankings: Rankings;
+      seasons: SeasonReads;
+      marks: PersistenceMarks;
+      retries: RetryRecords;
+      /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
+      counter: ReportCounter;
+    },
   ) {}
 
   /** A game client's report: the leaderboard must accept client reports. */
   async reportFromClient(gameId: string, playerId: string, leaderboardId: string, report: Report, retry?: Retry): Promise<ReportResult> {
-    const leaderboard = await this.leaderboards.get(gameId, leaderboardId);
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     if (!leaderboard.clientReports) {
       throw new ForbiddenError(`Leaderboard '${leaderboardId}' accepts scores from the game server only.`, 'client_reports_disabled');
     }
     const problem = boundsProblem(leaderboard, report.score);
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
-    const record = retry && (await this.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
+    const record = retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
     const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score').catch(async (error: unknown) => {
       // The token's player is not looked up before a report: a board refuses an erased player as it
       // does a banned one, and only then is the player looked up, to tell the two apart.
-      if (error instanceof AppError && error.code === 'player_banned' && (await this.players.find(playerId))?.gameId !== gameId) {
+      if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
         throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
       }
       throw error;
     });
-    this.counter.count(gameId);
+    this.deps.counter.count(gameId);
     return result!;
   }
 
@@ -89,10 +91,10 @@ export class ScoreService {
     pairs: [leaderboardId: string, report: Report][],
     retry?: Retry,
   ): Promise<ReportResult[]> {
-    await this.players.get(gameId, playerId);
+    await this.deps.players.get(gameId, playerId);
     const found = await Promise.all(
       pairs.map(([id]) =>
-        this.leaderboards.get(gameId, id).catch((error: unknown) => {
+        this.deps.leaderboards.get(gameId, id).catch((error: unknown) => {
           if (error instanceof NotFoundError) return undefined;
           throw error;
         }),
@@ -114,9 +116,9 @@ export class ScoreService {
     if (details.length > 0) {
       throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
     }
-    const record = retry && (await this.retries.claim(['server', gameId], retry.key, retry.request));
+    const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request));
     const results = await this.apply(playerId, checked, record, (i) => `scores[${i}]`);
-    this.counter.count(gameId, results.length);
+    this.deps.counter.count(gameId, results.length);
     return results;
   }
 
@@ -126,7 +128,7 @@ export class ScoreService {
    */
   private async sumOverflows(playerId: string, pairs: [Leaderboard, Report][]): Promise<ErrorDetail[]> {
     const held = await Promise.all(
-      pairs.map(([board]) => (board.updateStrategy === 'sum' ? this.rankings.heldScore(board, playerId) : undefined)),
+      pairs.map(([board]) => (board.updateStrategy === 'sum' ? this.deps.rankings.heldScore(board, playerId) : undefined)),
     );
     return pairs.flatMap(([board, { score }], i) => {
       if (board.updateStrategy !== 'sum' || Number.isFinite((held[i] ?? 0) + score)) return [];
@@ -135,8 +137,11 @@ export class ScoreService {
   }
 
   async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
-    const [leaderboard, player] = await Promise.all([this.leaderboards.get(gameId, leaderboardId), this.players.get(gameId, playerId)]);
-    const { total, entries } = await this.seasons.scoresOf(leaderboard, 'players', [playerId], season);
+    const [leaderboard, player] = await Promise.all([
+      this.deps.leaderboards.get(gameId, leaderboardId),
+      this.deps.players.get(gameId, playerId),
+    ]);
+    const { total, entries } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
     const entry = entries[0];
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
@@ -166,7 +171,7 @@ export class ScoreService {
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
       pairs.map(([board, { score, metadata }], i) =>
-        this.rankings.report(board, playerId, score, {
+        this.deps.rankings.report(board, playerId, score, {
           metadata: metadata ? JSON.stringify(metadata) : undefined,
           // One record per pair: a batch may name a board twice, and each pair counts.
           retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
@@ -177,10 +182,10 @@ export class ScoreService {
       s.status === 'fulfilled' && s.value.needsPersistence ? [pairs[i]![0].internalId] : [],
     );
     // Most reports find a job already queued for their board: nothing to ask then.
-    if (needPersistence.length > 0) await this.marks.requestJobs([...new Set(needPersistence)]);
+    if (needPersistence.length > 0) await this.deps.marks.requestJobs([...new Set(needPersistence)]);
     const failed = settled.findIndex((s) => s.status === 'rejected');
     if (failed !== -1) {
-      if (retry && settled.every((s) => s.status === 'rejected')) await this.retries.release(retry);
+      if (retry && settled.every((s) => s.status === 'rejected')) await this.deps.retries.release(retry);
       const error = (settled[failed] as PromiseRejectedResult).reason as unknown;
       // A sum that would overflow names the pair it came from.
       if (error instanceof ValidationError && error.details?.[0]?.field === 'score') {

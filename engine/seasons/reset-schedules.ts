@@ -18,9 +18,11 @@ const RETRY_MS = 5000;
  */
 export class ResetSchedules {
   constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly rotation: SeasonRotation,
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      rotation: SeasonRotation;
+    },
   ) {}
 
   /** Puts a board's schedule (or its absence) in Redis, with its coming instants after now. */
@@ -51,35 +53,35 @@ export class ResetSchedules {
    */
   async refill(internalId: number, schedule: ResetSchedule, now = new Date()): Promise<void> {
     const board = { internalId };
-    const { count, last } = await this.rotation.scheduledResets(board);
+    const { count, last } = await this.deps.rotation.scheduledResets(board);
     const missing = count >= UPCOMING ? [] : upcomingResets(schedule, new Date(Math.max(now.getTime(), last)), UPCOMING - count);
-    const next = await this.rotation.scheduleResets(board, missing, 'add');
-    if (next === undefined) await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
-    else await this.redis.zadd(resetScheduleKey(this.prefix), next, internalId);
+    const next = await this.deps.rotation.scheduleResets(board, missing, 'add');
+    if (next === undefined) await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
+    else await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), next, internalId);
   }
 
   /** A board whose look failed: looked at again later, without holding up the others. */
   async retryLater(internalId: number, now = Date.now()): Promise<void> {
-    await this.redis.zadd(resetScheduleKey(this.prefix), 'XX', now + RETRY_MS, internalId);
+    await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), 'XX', now + RETRY_MS, internalId);
   }
 
   /** Boards due for a look (their next instant has come), oldest first: as many as there are scheduled boards at most. */
   async due(now: number): Promise<number[]> {
-    const ids = await this.redis.zrangebyscore(resetScheduleKey(this.prefix), '-inf', now);
+    const ids = await this.deps.redis.zrangebyscore(resetScheduleKey(this.deps.prefix), '-inf', now);
     return ids.map(Number);
   }
 
   /** The board's schedule as Redis holds it; undefined when it has none (its index entry is then dropped). */
   async scheduleOf(internalId: number): Promise<ResetSchedule | undefined> {
-    const json = await this.redis.get(leaderboardKeys(this.prefix, internalId).resetSchedule);
+    const json = await this.deps.redis.get(leaderboardKeys(this.deps.prefix, internalId).resetSchedule);
     if (json) return JSON.parse(json) as ResetSchedule;
-    await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+    await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
     return undefined;
   }
 
   /** Drops a deleted board's index entry. */
   async forget(internalId: number): Promise<void> {
-    await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+    await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
   }
 
   /**
@@ -88,16 +90,16 @@ export class ResetSchedules {
    * `earlier` keeps an index entry that is due sooner (a rebuild must not push a due look back).
    */
   private async put(internalId: number, schedule: ResetSchedule | null, instants: number[], index: 'replace' | 'earlier'): Promise<void> {
-    const cronKey = leaderboardKeys(this.prefix, internalId).resetSchedule;
+    const cronKey = leaderboardKeys(this.deps.prefix, internalId).resetSchedule;
     if (!schedule || instants.length === 0) {
-      await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
-      await this.redis.del(cronKey);
-      await this.rotation.scheduleResets({ internalId }, []);
+      await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
+      await this.deps.redis.del(cronKey);
+      await this.deps.rotation.scheduleResets({ internalId }, []);
       return;
     }
-    if (index === 'earlier') await this.redis.zadd(resetScheduleKey(this.prefix), 'LT', instants[0]!, internalId);
-    else await this.redis.zadd(resetScheduleKey(this.prefix), instants[0]!, internalId);
-    await this.redis.set(cronKey, JSON.stringify(schedule));
-    await this.rotation.scheduleResets({ internalId }, instants);
+    if (index === 'earlier') await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), 'LT', instants[0]!, internalId);
+    else await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), instants[0]!, internalId);
+    await this.deps.redis.set(cronKey, JSON.stringify(schedule));
+    await this.deps.rotation.scheduleResets({ internalId }, instants);
   }
 }

@@ -1,5 +1,5 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
-import type { Pool, PoolClient, Queryable } from '../db.js';
+import type { Queryable } from '../db.js';
 import type { SortOrder } from '../live/types.js';
 
 /** An archived season's summary. */
@@ -66,20 +66,25 @@ const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, mem
  * archived season is then a lookup on (leaderboard, season, position) or (leaderboard, season, id).
  */
 export class SeasonArchiveStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): SeasonArchiveStore {
+    return new SeasonArchiveStore(client);
+  }
 
   /**
    * Writes one ended season whole, or finds it already written (then false: a retried job, or
    * another worker got there first). The leaderboard's current season moves past it, the season's
-   * working rows go, and seasons beyond `keepSeasons` are dropped, all in the same transaction.
+   * working rows go, and seasons beyond `keepSeasons` are dropped, all in the same transaction: call
+   * it on the store of a transaction (`in(client)`), whose temporary tables last until its commit.
    */
   async archive(
-    client: PoolClient,
     board: { internalId: number; gameId: string; sortOrder: SortOrder; keepSeasons: number },
     snapshot: SeasonSnapshot,
   ): Promise<boolean> {
     const lb = board.internalId;
-    const query = <R extends QueryResultRow>(text: string, values?: unknown[]) => client.query<R>(archiveStatement(text, values));
+    const query = <R extends QueryResultRow>(text: string, values?: unknown[]) => this.db.query<R>(archiveStatement(text, values));
     // The leaderboard's row lock orders archives of one board: a second worker waits here, then sees the season written.
     const locked = await query('SELECT 1 FROM leaderboards WHERE internal_id = $1 FOR UPDATE', [lb]);
     if (locked.rowCount === 0) return false; // deleted meanwhile
@@ -147,14 +152,14 @@ export class SeasonArchiveStore {
     ]);
     await query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
-    await this.dropBeyond(lb, board.keepSeasons, client);
+    await this.dropBeyond(lb, board.keepSeasons);
     await analyzeWhenStale(query, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
     return true;
   }
 
   /** Keeps the newest `keep` archived seasons of a leaderboard; the number dropped. */
-  async dropBeyond(leaderboardInternalId: number, keep: number, client: Pool | PoolClient = this.pool): Promise<number> {
-    const { rowCount } = await client.query(
+  async dropBeyond(leaderboardInternalId: number, keep: number): Promise<number> {
+    const { rowCount } = await this.db.query(
       `DELETE FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season <= (
          SELECT season FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 ORDER BY season DESC OFFSET $2 LIMIT 1)`,
       [leaderboardInternalId, keep],
@@ -163,9 +168,9 @@ export class SeasonArchiveStore {
   }
 
   /** A banned player's archived rows, on every board of the game, are hidden from reads (the ban's transaction). */
-  async hidePlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
-    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
-    await db.query(
+  async hidePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
       `UPDATE season_entries e SET withdrawn = 'banned' FROM leaderboards l
        WHERE e.player_id = $2 AND e.withdrawn IS NULL AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
       [gameId, playerId],
@@ -173,9 +178,9 @@ export class SeasonArchiveStore {
   }
 
   /** An unbanned player's hidden rows show again, with their stored ranks; removed or erased rows stay withdrawn. */
-  async showPlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
-    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
-    await db.query(
+  async showPlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
       `UPDATE season_entries e SET withdrawn = NULL FROM leaderboards l
        WHERE e.player_id = $2 AND e.withdrawn = 'banned' AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
       [gameId, playerId],
@@ -183,8 +188,8 @@ export class SeasonArchiveStore {
   }
 
   /** Withdraws the player's row of one archived season; false when it has none that reads show (404 record_not_found). */
-  async removeEntry(db: Queryable, leaderboardInternalId: number, season: number, playerId: string): Promise<boolean> {
-    const { rowCount } = await db.query(
+  async removeEntry(leaderboardInternalId: number, season: number, playerId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
       `UPDATE season_entries SET withdrawn = 'removed'
        WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id = $3 AND withdrawn IS NULL`,
       [leaderboardInternalId, season, playerId],
@@ -196,9 +201,9 @@ export class SeasonArchiveStore {
    * Erasure: every archived row of the player, whatever its state, keeps only its position, score
    * and rank (so no other row is renumbered) and is withdrawn for good.
    */
-  async erasePlayer(db: Queryable, gameId: string, playerId: string): Promise<void> {
-    await db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
-    await db.query(
+  async erasePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
       `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL FROM leaderboards l
        WHERE e.player_id = $2 AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
       [gameId, playerId],
@@ -207,7 +212,7 @@ export class SeasonArchiveStore {
 
   /** One archived season, or undefined (never existed, not archived yet, or dropped). */
   async find(leaderboardInternalId: number, season: number): Promise<ArchivedSeason | undefined> {
-    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`, [
+    const { rows } = await this.db.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`, [
       leaderboardInternalId,
       season,
     ]);
@@ -216,7 +221,7 @@ export class SeasonArchiveStore {
 
   /** A leaderboard's archived seasons, newest first. */
   async list(leaderboardInternalId: number): Promise<ArchivedSeason[]> {
-    const { rows } = await this.pool.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 ORDER BY s.season DESC`, [
+    const { rows } = await this.db.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 ORDER BY s.season DESC`, [
       leaderboardInternalId,
     ]);
     return rows.map(toSeason);
@@ -320,7 +325,7 @@ export class SeasonArchiveStore {
     entries: string,
     params: unknown[],
   ): Promise<{ season: ArchivedSeason; rows: (EntryRow & Extra)[] } | undefined> {
-    const { rows } = await this.pool.query<
+    const { rows } = await this.db.query<
       SeasonRow & { entries: (EntryRow & Extra)[]; withdrawn_below: number; withdrawn_between: number[] }
     >(
       `WITH e AS (${entries}), span AS (SELECT min(rank) AS best, max(rank) AS worst FROM e)
@@ -345,7 +350,7 @@ export class SeasonArchiveStore {
    * date), the array half of it.
    */
   private async withClans(where: string, params: unknown[]): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
-    const { rows } = await this.pool.query<SeasonRow & { entries: EntryRow[] }>(
+    const { rows } = await this.db.query<SeasonRow & { entries: EntryRow[] }>(
       `SELECT ${SEASON_COLUMNS},
               (SELECT coalesce(json_agg(e ORDER BY e.position), '[]')
                FROM (SELECT ${CLAN_COLUMNS} FROM season_clan_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries

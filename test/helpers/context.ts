@@ -91,7 +91,7 @@ export function api() {
 export function appWith(env: Record<string, string | undefined>): Express {
   const prefix = `${process.env.REDIS_KEY_PREFIX}-${randomUUID().slice(0, 8)}`.slice(-32);
   const config = loadConfig({ ...process.env, REDIS_KEY_PREFIX: prefix, ...env });
-  return createApp({ ...context().engine, config, rateLimits: new RateLimits(context().stores.redis, prefix) });
+  return createApp({ ...context().engine, config, rateLimits: new RateLimits({ redis: context().stores.redis, keyPrefix: prefix }) });
 }
 
 export async function closeTestEngine(): Promise<void> {
