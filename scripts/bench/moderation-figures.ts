@@ -8,7 +8,7 @@ import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS, playerId } from './fixtures.js';
 import { alternatingRounds, runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
-import { createThirdPartyKey } from './phases.js';
+import { createThirdPartyKey } from './third-party-key.js';
 import { stop, type Started } from './processes.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import { startApi, type ServiceSetup } from './service.js';
