@@ -1,7 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { datasetKey } from '../live/keys.js';
-import { requestRebuild } from '../recovery/rebuild.js';
+import { requestRebuild } from '../live/rebuild-requests.js';
 import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../live/redis.js';
 import type { SystemStore } from '../system-store.js';
 

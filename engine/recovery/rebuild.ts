@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../live/redis.js';
-import { lockKey, rebuildCursorKey, requestRebuildKeys } from '../live/keys.js';
+import { lockKey, rebuildCursorKey } from '../live/keys.js';
+import { requestRebuild, type RebuildMode } from '../live/rebuild-requests.js';
 import { Lock, withLock } from '../locks.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { eachAtMost } from '../concurrency.js';
@@ -19,14 +20,6 @@ const BOARDS_PER_STEP = 200;
 /** Boards a rebuild walk prepares at once: each is one slot and one board lock, so they never meet. */
 const BOARDS_AT_ONCE = 8;
 const WALK_LOCK_TTL_MS = 60_000;
-
-/** Which boards a rebuild walk visits: those that lost their live state, or every one (merged back). */
-export type RebuildMode = 'lost' | 'all';
-
-/** Asks for a rebuild walk from the start (done by the next run); a walk of every board is never narrowed. */
-export async function requestRebuild(redis: RedisClient, prefix: string, mode: RebuildMode): Promise<void> {
-  await redis.requestRebuild(...requestRebuildKeys(prefix), mode);
-}
 
 /**
  * Brings one board's live state back from PostgreSQL, under the board's lock, so one process does
