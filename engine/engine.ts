@@ -1,47 +1,52 @@
 import type { Config } from './config.js';
 import { createPool, transactionsOn, withAdvisoryLock } from './db.js';
-import { ReportCounter } from './activity/report-counter.js';
-import { GameStats } from './activity/game-stats.js';
-import { createRedis, redisTarget, waitForRedis, type RedisClient } from './redis.js';
-import { invalidationChannel } from './keys.js';
+import { createActivity } from './activity/create-activity.js';
+import type { ReportCounter } from './activity/report-counter.js';
+import type { GameStats } from './activity/game-stats.js';
+import { createRedis, redisTarget, waitForRedis, type RedisClient } from './live/redis.js';
+import { invalidationChannel } from './live/keys.js';
+import { createLive } from './live/create-live.js';
 import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
 import { TokenCodec } from './tokens.js';
 import { SystemStore } from './system-store.js';
 import { GameStore } from './games/game-store.js';
-import { GameService } from './games/game-service.js';
+import { createGames } from './games/create-games.js';
+import type { GameService } from './games/game-service.js';
 import { ThirdPartyKeyStore } from './auth/third-party-key-store.js';
-import { CredentialResolver } from './auth/credential-resolver.js';
-import { ThirdPartyKeyService } from './auth/third-party-key-service.js';
+import { createAuth } from './auth/create-auth.js';
+import type { CredentialResolver } from './auth/credential-resolver.js';
+import type { ThirdPartyKeyService } from './auth/third-party-key-service.js';
 import { PlayerStore } from './players/player-store.js';
 import { AliasStore } from './players/alias-store.js';
-import { PlayerService } from './players/player-service.js';
-import { PlayerLookup } from './players/player-lookup.js';
+import { createPlayers } from './players/create-players.js';
+import type { PlayerService } from './players/player-service.js';
+import type { PlayerLookup } from './players/player-lookup.js';
 import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
-import { LeaderboardService } from './leaderboards/leaderboard-service.js';
-import { Rankings } from './ranking/rankings.js';
-import { LiveState } from './ranking/live-state.js';
-import { RetryRecords } from './ranking/retries.js';
-import { ScoreService } from './ranking/score-service.js';
-import { LeaderboardReader } from './ranking/leaderboard-reader.js';
+import { createLeaderboards } from './leaderboards/create-leaderboards.js';
+import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
+import { createScores } from './scores/create-scores.js';
+import type { ScoreService } from './scores/score-service.js';
+import { createReads } from './reads/create-reads.js';
+import type { LeaderboardReader } from './reads/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
-import { ClanService } from './clans/clan-service.js';
-import { ClanReconciler } from './clans/reconcile.js';
-import { PersistenceQueue } from './persistence/persistence-queue.js';
-import { PersistenceMarks } from './persistence/marks.js';
+import { createClans } from './clans/create-clans.js';
+import type { ClanService } from './clans/clan-service.js';
+import { createPersistence, createPersister } from './persistence/create-persistence.js';
 import { ScoreStore } from './persistence/score-store.js';
-import { Persister } from './persistence/persister.js';
+import type { Persister } from './persistence/persister.js';
 import { DatasetGuard, DatasetMismatchError } from './persistence/dataset.js';
-import { BoardRecovery, Rebuild } from './rebuild.js';
-import { Maintenance } from './maintenance.js';
-import { SeasonStore } from './seasons/season-store.js';
-import { ResetSchedules } from './seasons/reset-schedules.js';
-import { SeasonService } from './seasons/season-service.js';
-import { SeasonReads } from './ranking/season-reads.js';
+import { createRecovery } from './recovery/create-recovery.js';
+import { createMaintenance, type Maintenance } from './maintenance.js';
+import { SeasonArchiveStore } from './seasons/season-archive-store.js';
+import { createSeasons } from './seasons/create-seasons.js';
+import type { SeasonService } from './seasons/season-service.js';
 import { RateLimits } from './rate-limits.js';
 import { AuditStore } from './audit/audit-store.js';
-import { ModerationService } from './moderation/moderation-service.js';
-import { AuditLog } from './audit/audit-log.js';
+import { createAudit } from './audit/create-audit.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { createModeration } from './moderation/create-moderation.js';
+import type { ModerationService } from './moderation/moderation-service.js';
 
 /** What the API uses: use-case services only, wired once per process. */
 export interface Engine {
@@ -93,9 +98,9 @@ export interface PersistenceEngine {
  * build it once each; the bench's bare rungs build it alone.
  */
 export function createRankingParts(redis: RedisClient, queueConnection: RedisClient, config: Readonly<Config>) {
-  const queue = new PersistenceQueue(queueConnection, config.redisKeyPrefix, config.persistQueueShards);
-  const marks = new PersistenceMarks(redis, config.redisKeyPrefix, queue);
-  return { queue, marks, rankings: new Rankings(redis, config.redisKeyPrefix, marks) };
+  const prefix = config.redisKeyPrefix;
+  const { queue, marks } = createPersistence({ redis, queueConnection, prefix, shardCount: config.persistQueueShards });
+  return { queue, marks, ...createLive({ redis, prefix, persistence: marks }) };
 }
 
 /**
@@ -120,7 +125,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   // Checked before anything else touches Redis (the queues write keys of their own on creation).
   // Processes starting together take turns: one claims an empty Redis while the others wait, since
   // a claim half done (its rebuild request written, its marker not yet) reads as another dataset's keys.
-  const dataset = new DatasetGuard(redis, system, prefix);
+  const dataset = new DatasetGuard({ redis, system, prefix });
   const datasetState = await withAdvisoryLock(pool, 'leaderboard:dataset', () =>
     dataset.verify({ replaceMismatch: config.rebuildOnDatasetMismatch }),
   ).catch(async (error: unknown) => {
@@ -144,51 +149,48 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     clans: new ClanStore(pool),
     players: new PlayerStore(pool),
     scores: new ScoreStore(pool),
-    archives: new SeasonStore(pool),
+    archives: new SeasonArchiveStore(pool),
   };
-  const { queue, marks, rankings } = createRankingParts(redis, queueConnection, config);
-  const schedules = new ResetSchedules(redis, prefix, rankings);
-  const liveState = new LiveState(rankings, stores.players, stores.scores, schedules);
-  const recovery = new BoardRecovery({
+  const transact = transactionsOn(pool);
+  const invalidator = new Invalidator({ publisher: redis, channel: invalidationChannel(prefix), logger });
+  const { queue, marks, rankings, rotation, recoverWith } = createRankingParts(redis, queueConnection, config);
+  const seasons = createSeasons({
     redis,
     prefix,
-    leaderboards: stores.leaderboards,
-    liveState,
-    rankings,
-    detectLoss: () => dataset.detectLoss(),
-    logger,
-  });
-  // A board that lost its live state is rebuilt before anything reads or changes it.
-  rankings.recoverWith((board) => recovery.recover(board));
-  const invalidator = new Invalidator(redis, invalidationChannel(prefix), logger);
-  const seasons = new SeasonService({
-    rankings,
+    rotation,
     leaderboards: stores.leaderboards,
     archives: stores.archives,
-    schedules,
-    transact: transactionsOn(pool),
+    transact,
     audit: stores.audit,
     logger,
     announce: () => invalidator.leaderboardsChanged(),
   });
-  const rebuild = new Rebuild({ redis, prefix, leaderboards: stores.leaderboards, rankings, recovery, logger });
-  const reconciler = new ClanReconciler({
+  const { recovery, rebuild } = createRecovery({
     redis,
     prefix,
     leaderboards: stores.leaderboards,
-    clans: stores.clans,
     players: stores.players,
+    scores: stores.scores,
     rankings,
+    schedules: seasons.schedules,
+    detectLoss: () => dataset.detectLoss(),
+    logger,
   });
-  const maintenance = new Maintenance({
+  // A board that lost its live state is rebuilt before anything reads or changes it.
+  recoverWith((board) => recovery.recover(board));
+  const maintenance = createMaintenance({
     redis,
+    prefix,
     system,
     logger,
     dataset,
     marks,
     queue,
     rebuild,
-    reconciler,
+    leaderboards: stores.leaderboards,
+    clans: stores.clans,
+    players: stores.players,
+    rankings,
     audit: stores.audit,
     auditRetentionDays: config.auditRetentionDays,
   });
@@ -199,10 +201,11 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     target,
     system,
     stores,
+    transact,
     marks,
     rankings,
+    rotation,
     recovery,
-    schedules,
     seasons,
     invalidator,
     maintenance,
@@ -216,7 +219,8 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
 
 export async function createEngine(config: Readonly<Config>, logger: Logger): Promise<Engine> {
   const core = await createCore(config, logger);
-  const { pool, redis, system, stores, rankings, marks, invalidator } = core;
+  const { pool, redis, system, stores, transact, rankings, rotation, marks, invalidator } = core;
+  const prefix = config.redisKeyPrefix;
   const subscriber = createRedis(core.target, { role: 'subscriber' });
   // What must finish before the connections close (the last report counts).
   const closing: (() => Promise<void>)[] = [];
@@ -231,76 +235,88 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const dashboardSecret = await system.secret('dashboard_secret', undefined);
     await invalidator.listen(subscriber);
 
-    const transact = transactionsOn(pool);
     const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
     const gameStore = new GameStore(pool);
-    const keyStore = new ThirdPartyKeyStore(pool);
-    const leaderboards = new LeaderboardService(
-      stores.leaderboards,
-      rankings,
-      core.recovery,
-      invalidator,
-      { archives: stores.archives, schedules: core.schedules },
-      { transact, log: stores.audit },
-    );
-    const seasonReads = new SeasonReads(rankings, stores.archives);
     const aliases = new AliasStore(pool);
-    const players = new PlayerService(
-      {
-        transact,
-        store: stores.players,
-        aliases,
-        clans: stores.clans,
-        leaderboards,
-        rankings,
-        tokens,
-        invalidator,
-        audit: stores.audit,
-      },
-      config.playerCacheSize,
-    );
-    const clans = new ClanService(stores.clans, stores.players, transact, leaderboards, rankings, invalidator, stores.audit);
-    const reportCounter = new ReportCounter(redis, config.redisKeyPrefix, logger);
-    closing.push(() => reportCounter.close());
+    const audit = stores.audit;
+    const leaderboards = createLeaderboards({
+      store: stores.leaderboards,
+      rotation,
+      recovery: core.recovery,
+      invalidator,
+      archives: stores.archives,
+      schedules: core.seasons.schedules,
+      transact,
+      audit,
+    });
+    const players = createPlayers({
+      transact,
+      store: stores.players,
+      aliases,
+      clans: stores.clans,
+      leaderboards,
+      rankings,
+      tokens,
+      invalidator,
+      audit,
+      cacheSize: config.playerCacheSize,
+    });
+    const clans = createClans({ store: stores.clans, players: stores.players, transact, leaderboards, rankings, invalidator, audit });
+    const auth = createAuth({
+      games: gameStore,
+      thirdPartyKeys: new ThirdPartyKeyStore(pool),
+      tokens,
+      adminToken: adminToken.value,
+      invalidator,
+      transact,
+      audit,
+      gameOfPlayer: async (playerId) => (await players.service.find(playerId))?.gameId,
+    });
+    const activity = createActivity({ redis, prefix, logger, players: stores.players, leaderboards, rotation, marks });
+    closing.push(() => activity.reportCounter.close());
+    const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
+    const scores = createScores({
+      redis,
+      prefix,
+      idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+      leaderboards,
+      players: players.service,
+      rankings,
+      seasons: reads.seasons,
+      marks,
+      counter: activity.reportCounter,
+    });
+    const moderation = createModeration({
+      transact,
+      players: stores.players,
+      leaderboards,
+      rankings,
+      rotation,
+      scores: stores.scores,
+      archives: stores.archives,
+      audit,
+      invalidator,
+    });
     return {
       config,
       logger,
-      credentials: new CredentialResolver(gameStore, keyStore, tokens, adminToken.value, invalidator, async (playerId) => {
-        return (await players.find(playerId))?.gameId;
-      }),
-      games: new GameService(gameStore, leaderboards, invalidator, transact, stores.audit),
-      thirdPartyKeys: new ThirdPartyKeyService(keyStore, invalidator, transact, stores.audit),
-      players,
-      playerLookup: new PlayerLookup({ store: stores.players, aliases, leaderboards, rankings }),
+      credentials: auth.credentials,
+      games: createGames({ store: gameStore, leaderboards, invalidator, transact, audit }),
+      thirdPartyKeys: auth.thirdPartyKeys,
+      players: players.service,
+      playerLookup: players.lookup,
       leaderboards,
-      scores: new ScoreService(
-        leaderboards,
-        players,
-        rankings,
-        seasonReads,
-        marks,
-        new RetryRecords(redis, config.redisKeyPrefix, config.idempotencyTtlSeconds),
-        reportCounter,
-      ),
-      reader: new LeaderboardReader(leaderboards, players, clans, seasonReads),
+      scores,
+      reader: reads.reader,
       clans,
-      seasons: core.seasons,
-      moderation: new ModerationService({
-        transact,
-        players: stores.players,
-        leaderboards,
-        rankings,
-        scores: stores.scores,
-        archives: stores.archives,
-        audit: stores.audit,
-        invalidator,
-      }),
+      seasons: core.seasons.service,
+      moderation,
       maintenance: core.maintenance,
-      rateLimits: new RateLimits(redis, config.redisKeyPrefix),
-      auditLog: new AuditLog(stores.audit),
+      rateLimits: new RateLimits({ redis, keyPrefix: prefix }),
+      auditLog: createAudit({ store: audit }),
       adminToken,
-      reportCounter,
-      gameStats: new GameStats(stores.players, leaderboards, rankings, marks),
+      reportCounter: activity.reportCounter,
+      gameStats: activity.gameStats,
       dashboardSecret: dashboardSecret.value,
       redis,
       close,
@@ -317,16 +333,16 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
   return {
     config,
     logger,
-    persister: new Persister(
-      core.stores.leaderboards,
-      core.rankings,
-      core.marks,
-      core.stores.scores,
-      core.stores.archives,
-      transactionsOn(core.pool),
-      core.stores.audit,
-    ),
-    seasons: core.seasons,
+    persister: createPersister({
+      leaderboards: core.stores.leaderboards,
+      rotation: core.rotation,
+      marks: core.marks,
+      scores: core.stores.scores,
+      archives: core.stores.archives,
+      transact: core.transact,
+      audit: core.stores.audit,
+    }),
+    seasons: core.seasons.service,
     maintenance: core.maintenance,
     onRedisReconnect(listener) {
       // The core waited for the first 'ready', so every one seen from here is a reconnection.

@@ -1,4 +1,4 @@
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './live/redis.js';
 import type { Logger } from './logger.js';
 
 export type Invalidation =
@@ -16,9 +16,11 @@ export class Invalidator {
   listening = false;
 
   constructor(
-    private readonly publisher: RedisClient,
-    private readonly channel: string,
-    private readonly logger: Logger,
+    private readonly deps: {
+      publisher: RedisClient;
+      channel: string;
+      logger: Logger;
+    },
   ) {}
 
   onChange(listener: (change: Invalidation) => void): void {
@@ -31,7 +33,7 @@ export class Invalidator {
     // ioredis has already sent the SUBSCRIBE again when 'ready' is emitted.
     subscriber.on('ready', () => {
       if (connectedBefore) {
-        this.logger.warn('invalidation subscription restored; dropping all caches');
+        this.deps.logger.warn('invalidation subscription restored; dropping all caches');
         this.dispatch({ kind: 'all' });
       }
       connectedBefore = true;
@@ -45,7 +47,7 @@ export class Invalidator {
     // On a cluster, losing the node that held the subscription (a failover) may lose messages too.
     subscriber.on('-node', () => this.dispatch({ kind: 'all' }));
     subscriber.on('message', (_channel: string, message: string) => this.dispatch(decode(message)));
-    await subscriber.subscribe(this.channel);
+    await subscriber.subscribe(this.deps.channel);
     connectedBefore = true;
     this.listening = true;
   }
@@ -57,7 +59,7 @@ export class Invalidator {
 
   private async announce(change: Invalidation): Promise<void> {
     this.dispatch(change);
-    await this.publisher.publish(this.channel, encode(change));
+    await this.deps.publisher.publish(this.deps.channel, encode(change));
   }
 
   private dispatch(change: Invalidation): void {

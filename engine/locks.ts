@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './live/redis.js';
 
 /**
  * A Redis lock that only its holder releases or renews (compare-and-delete): a holder that outlived

@@ -1,11 +1,11 @@
-import type { RedisClient } from './redis.js';
+import type { RedisClient } from './live/redis.js';
 import type { Logger } from './logger.js';
 import type { SystemStore } from './system-store.js';
 import type { PersistenceMarks } from './persistence/marks.js';
 import type { PersistenceQueue } from './persistence/persistence-queue.js';
 import type { DatasetGuard } from './persistence/dataset.js';
-import type { Rebuild } from './rebuild.js';
-import type { ClanReconciler } from './clans/reconcile.js';
+import type { Rebuild } from './recovery/rebuild.js';
+import { ClanReconciler } from './clans/reconcile.js';
 import type { AuditStore } from './audit/audit-store.js';
 
 export interface Readiness {
@@ -100,4 +100,11 @@ export class Maintenance {
     const cutoff = new Date(now.getTime() - this.deps.auditRetentionDays * 86_400_000);
     return this.deps.audit.pruneBefore(cutoff);
   }
+}
+
+/** The worker's maintenance rounds and the operators' commands, with the clan recount they run. */
+export function createMaintenance(
+  deps: Omit<ConstructorParameters<typeof Maintenance>[0], 'reconciler'> & ConstructorParameters<typeof ClanReconciler>[0],
+): Maintenance {
+  return new Maintenance({ ...deps, reconciler: new ClanReconciler(deps) });
 }

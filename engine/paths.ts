@@ -18,4 +18,4 @@ function findRoot(): string {
 
 export const projectRoot = findRoot();
 export const sqlDir = path.join(projectRoot, 'sql');
-export const luaDir = path.join(projectRoot, 'engine', 'scripts');
+export const luaDir = path.join(projectRoot, 'engine', 'live', 'scripts');

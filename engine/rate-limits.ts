@@ -1,7 +1,7 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from './errors.js';
-import { rateLimitPrefix } from './keys.js';
-import type { RedisClient } from './redis.js';
+import { rateLimitPrefix } from './live/keys.js';
+import type { RedisClient } from './live/redis.js';
 
 export interface Limiter {
   /** Counts one use by `key`; throws RateLimitedError when it is over the limit. */
@@ -15,16 +15,18 @@ const UNLIMITED: Limiter = { consume: async () => undefined, refund: async () =>
 /** Abuse limits, counted in Redis so every process shares them. */
 export class RateLimits {
   constructor(
-    private readonly redis: RedisClient,
-    private readonly keyPrefix: string,
+    private readonly deps: {
+      redis: RedisClient;
+      keyPrefix: string;
+    },
   ) {}
 
   /** At most `points` uses per key in each window of `durationSeconds`; 0 points is no limit. */
   limiter(name: string, points: number, durationSeconds: number): Limiter {
     if (points === 0) return UNLIMITED;
     const limiter = new RateLimiterRedis({
-      storeClient: this.redis,
-      keyPrefix: `${rateLimitPrefix(this.keyPrefix)}:${name}`,
+      storeClient: this.deps.redis,
+      keyPrefix: `${rateLimitPrefix(this.deps.keyPrefix)}:${name}`,
       points,
       duration: durationSeconds,
     });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { leaderboardKeys, reportScriptKeys } from '../engine/keys.js';
-import { scriptSource } from '../engine/redis.js';
+import { leaderboardKeys, reportScoreKeys } from '../engine/live/keys.js';
+import { scriptSource } from '../engine/live/script-loader.js';
 import { ensureServices } from './services.js';
 
 /**
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
         'EVALSHA',
         sha,
         String(numberOfKeys),
-        ...reportScriptKeys(PREFIX, 1, ''),
+        ...reportScoreKeys(PREFIX, 1, ''),
         '__rand_int__',
         '__rand_int__',
         'desc',

@@ -6,11 +6,11 @@ import { loadConfigOrExit } from '../engine/config.js';
 import { ensureDatabase, migrate } from '../engine/db.js';
 import { createPersistenceEngine } from '../engine/engine.js';
 import { stopWhenLauncherGone } from '../engine/launcher-link.js';
-import { queuePrefix } from '../engine/keys.js';
+import { queuePrefix } from '../engine/live/keys.js';
 import { createLogger, type Logger } from '../engine/logger.js';
 import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
 import { DatasetMismatchError } from '../engine/persistence/dataset.js';
-import { createRedis, redisTarget } from '../engine/redis.js';
+import { createRedis, redisTarget } from '../engine/live/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
 
 const SWEEP_INTERVAL_MS = 2000;

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 
 export interface GameCounts {
   players: number;
@@ -25,10 +25,12 @@ export class GameStats {
   private readonly cache = new LRUCache<string, Promise<GameCounts>>({ max: 1000, ttl: COUNTS_MAX_AGE_MS });
 
   constructor(
-    private readonly players: PlayerStore,
-    private readonly leaderboards: LeaderboardService,
-    private readonly rankings: Rankings,
-    private readonly marks: PersistenceMarks,
+    private readonly deps: {
+      players: PlayerStore;
+      leaderboards: LeaderboardService;
+      rotation: SeasonRotation;
+      marks: PersistenceMarks;
+    },
   ) {}
 
   counts(gameId: string): Promise<GameCounts> {
@@ -43,14 +45,14 @@ export class GameStats {
   }
 
   private async count(gameId: string): Promise<GameCounts> {
-    const [players, boards] = await Promise.all([this.players.countInGame(gameId), this.leaderboards.all(gameId)]);
+    const [players, boards] = await Promise.all([this.deps.players.countInGame(gameId), this.deps.leaderboards.all(gameId)]);
     let rankedEntries = 0;
     let pendingPersistence = 0;
     for (let i = 0; i < boards.length; i += CHUNK) {
       const chunk = boards.slice(i, i + CHUNK);
       const [ranked, pending] = await Promise.all([
-        Promise.all(chunk.map(async (board) => (await this.rankings.seasons(board)).total)),
-        Promise.all(chunk.map((board) => this.marks.pendingOf(board))),
+        Promise.all(chunk.map(async (board) => (await this.deps.rotation.seasons(board)).total)),
+        Promise.all(chunk.map((board) => this.deps.marks.pendingOf(board))),
       ]);
       rankedEntries += ranked.reduce((a, b) => a + b, 0);
       pendingPersistence += pending.reduce((a, b) => a + b, 0);

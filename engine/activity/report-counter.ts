@@ -1,6 +1,6 @@
-import { reportsPerMinuteKey } from '../keys.js';
+import { reportsPerMinuteKey } from '../live/keys.js';
 import type { Logger } from '../logger.js';
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../live/redis.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,18 +18,13 @@ export class ReportCounter {
   private counts = new Map<string, Map<number, number>>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(private readonly deps: { redis: RedisClient; prefix: string; logger: Logger }) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
   count(gameId: string, reports = 1): void {
-    const minute = Math.floor(this.now() / MINUTE) * MINUTE;
+    const minute = Math.floor(Date.now() / MINUTE) * MINUTE;
     let byMinute = this.counts.get(gameId);
     if (!byMinute) this.counts.set(gameId, (byMinute = new Map()));
     byMinute.set(minute, (byMinute.get(minute) ?? 0) + reports);
@@ -44,15 +39,15 @@ export class ReportCounter {
     for (const [gameId, byMinute] of counts) {
       for (const [minute, reports] of byMinute) {
         const hour = Math.floor(minute / HOUR) * HOUR;
-        const key = reportsPerMinuteKey(this.prefix, gameId, hour);
+        const key = reportsPerMinuteKey(this.deps.prefix, gameId, hour);
         writes.push(
-          this.redis
+          this.deps.redis
             .multi()
             .hincrby(key, String((minute - hour) / MINUTE), reports)
             .expire(key, KEEP_SECONDS)
             .exec()
             .catch((error: unknown) => {
-              this.logger.warn({ err: error }, 'report counts not flushed; kept for the next flush');
+              this.deps.logger.warn({ err: error }, 'report counts not flushed; kept for the next flush');
               for (let i = 0; i < reports; i++) this.count(gameId);
             }),
         );
@@ -63,10 +58,10 @@ export class ReportCounter {
 
   /** The game's reports per minute over the last 60 whole minutes and the current one, oldest first. */
   async lastHour(gameId: string): Promise<{ minute: number; reports: number }[]> {
-    const now = Math.floor(this.now() / MINUTE) * MINUTE;
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
     const thisHour = Math.floor(now / HOUR) * HOUR;
     const [current, previous] = await Promise.all(
-      [thisHour, thisHour - HOUR].map((hour) => this.redis.hgetall(reportsPerMinuteKey(this.prefix, gameId, hour))),
+      [thisHour, thisHour - HOUR].map((hour) => this.deps.redis.hgetall(reportsPerMinuteKey(this.deps.prefix, gameId, hour))),
     );
     const series: { minute: number; reports: number }[] = [];
     for (let minute = now - 60 * MINUTE; minute <= now; minute += MINUTE) {

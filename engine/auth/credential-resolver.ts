@@ -31,15 +31,17 @@ export class CredentialResolver {
   private generation = 0;
 
   constructor(
-    private readonly games: GameStore,
-    private readonly thirdPartyKeys: ThirdPartyKeyStore,
-    private readonly tokens: TokenCodec,
-    private readonly adminToken: string,
-    private readonly invalidator: Invalidator,
-    /** The player's game, or undefined once erased (the players' cache, dropped in every process on erasure). */
-    private readonly gameOfPlayer: (playerId: string) => Promise<string | undefined>,
+    private readonly deps: {
+      games: GameStore;
+      thirdPartyKeys: ThirdPartyKeyStore;
+      tokens: TokenCodec;
+      adminToken: string;
+      invalidator: Invalidator;
+      /** The player's game, or undefined once erased (the players' cache, dropped in every process on erasure). */
+      gameOfPlayer: (playerId: string) => Promise<string | undefined>;
+    },
   ) {
-    invalidator.onChange((change) => {
+    deps.invalidator.onChange((change) => {
       if (change.kind !== 'keys' && change.kind !== 'all') return;
       this.generation += 1;
       this.cache.clear();
@@ -48,22 +50,22 @@ export class CredentialResolver {
 
   publishable(key: string | undefined): Promise<Game> {
     return this.resolve('Publishable-Key', key, 'pk', async (value) => ({
-      game: (await this.games.findByPublishableKey(value)) ?? null,
+      game: (await this.deps.games.findByPublishableKey(value)) ?? null,
     })).then(({ game }) => game);
   }
 
   secret(key: string | undefined): Promise<Game> {
     return this.resolve('Secret-Key', key, 'sk', async (value) => {
       const hash = hashKey(value);
-      const found = await this.games.findBySecretKeyHash(hash);
+      const found = await this.deps.games.findBySecretKeyHash(hash);
       return { game: found && constantTimeEqual(found.secretKeyHash, hash) ? found : null };
     }).then(({ game }) => game);
   }
 
   thirdParty(key: string | undefined): Promise<{ game: Game; keyId: string }> {
     return this.resolve('Api-Key', key, 'tpk', async (value) => {
-      const found = await this.thirdPartyKeys.findActiveByHash(hashKey(value));
-      const game = found ? await this.games.findById(found.gameId) : undefined;
+      const found = await this.deps.thirdPartyKeys.findActiveByHash(hashKey(value));
+      const game = found ? await this.deps.games.findById(found.gameId) : undefined;
       return game && found ? { game, keyId: found.id } : { game: null };
     }).then(({ game, keyId }) => ({ game, keyId: keyId! }));
   }
@@ -84,7 +86,7 @@ export class CredentialResolver {
     if (!token?.trim()) {
       throw new AuthenticationError('missing_token', 'Send the player token in the Anonymous-Authorization header.');
     }
-    const claims = this.tokens.verify(token.replace(/^Bearer\s+/i, ''));
+    const claims = this.deps.tokens.verify(token.replace(/^Bearer\s+/i, ''));
     if (claims.gameId !== game.id) {
       throw new AuthenticationError('invalid_token', 'The anonymous token belongs to another game.');
     }
@@ -94,14 +96,14 @@ export class CredentialResolver {
   /** Who is looking, from a token alone (the web page): its game and player, signature checked. */
   async viewer(token: string | undefined): Promise<{ gameId: string; playerId: string }> {
     if (!token?.trim()) throw new AuthenticationError('missing_token', 'The page needs the player token in ?token=.');
-    const claims = this.tokens.verify(token.replace(/^Bearer\s+/i, ''));
+    const claims = this.deps.tokens.verify(token.replace(/^Bearer\s+/i, ''));
     await this.livingPlayer(claims.playerId, claims.gameId);
     return { gameId: claims.gameId, playerId: claims.playerId };
   }
 
   /** A signed token of an erased player is refused like a forged one: that player is gone. */
   private async livingPlayer(playerId: string, gameId: string): Promise<void> {
-    if ((await this.gameOfPlayer(playerId)) !== gameId) {
+    if ((await this.deps.gameOfPlayer(playerId)) !== gameId) {
       throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
     }
   }
@@ -111,7 +113,7 @@ export class CredentialResolver {
     if (!token) {
       throw new AuthenticationError('missing_admin_token', 'Send the admin token as "Authorization: Bearer <ADMIN_TOKEN>".');
     }
-    if (!constantTimeEqual(token, this.adminToken)) {
+    if (!constantTimeEqual(token, this.deps.adminToken)) {
       throw new AuthenticationError('invalid_admin_token', 'The admin token is not valid.');
     }
   }
@@ -132,7 +134,7 @@ export class CredentialResolver {
       const generation = this.generation;
       entry = await load(value);
       // While the subscription is down, announcements may be missed: then nothing is kept at all.
-      if (generation === this.generation && this.invalidator.listening) {
+      if (generation === this.generation && this.deps.invalidator.listening) {
         this.cache.set(cacheKey, entry, { ttl: entry.game ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
       }
     }

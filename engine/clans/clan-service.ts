@@ -5,7 +5,7 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { Clan, ClanStore } from './clan-store.js';
 
 /**
@@ -18,15 +18,17 @@ export class ClanService {
   private readonly cache = new LRUCache<string, Clan>({ max: 20_000, ttl: 10_000 });
 
   constructor(
-    private readonly store: ClanStore,
-    private readonly players: PlayerStore,
-    private readonly transact: RunInTransaction,
-    private readonly leaderboards: LeaderboardService,
-    private readonly rankings: Rankings,
-    private readonly invalidator: Invalidator,
-    private readonly audit: AuditStore,
+    private readonly deps: {
+      store: ClanStore;
+      players: PlayerStore;
+      transact: RunInTransaction;
+      leaderboards: LeaderboardService;
+      rankings: Rankings;
+      invalidator: Invalidator;
+      audit: AuditStore;
+    },
   ) {
-    invalidator.onChange((change) => {
+    deps.invalidator.onChange((change) => {
       if (change.kind === 'clans' || change.kind === 'all') this.cache.clear();
     });
   }
@@ -40,7 +42,7 @@ export class ClanService {
   async getMany(gameId: string, clanIds: string[]): Promise<Map<string, Clan>> {
     const key = (id: string) => `${gameId}\u0000${id}`;
     const missing = clanIds.filter((id) => !this.cache.has(key(id)));
-    for (const clan of await this.store.findMany(gameId, missing)) this.cache.set(key(clan.id), clan);
+    for (const clan of await this.deps.store.findMany(gameId, missing)) this.cache.set(key(clan.id), clan);
     const found = new Map<string, Clan>();
     for (const id of clanIds) {
       const clan = this.cache.get(key(id));
@@ -50,15 +52,15 @@ export class ClanService {
   }
 
   memberIds(gameId: string, clanId: string): Promise<string[]> {
-    return this.store.memberIds(gameId, clanId);
+    return this.deps.store.memberIds(gameId, clanId);
   }
 
   async put(gameId: string, clanId: string, name: string | undefined, actor: Actor): Promise<{ clan: Clan; created: boolean }> {
-    const result = await this.transact(async (client) => {
-      const upserted = await this.store.in(client).upsert(gameId, clanId, name);
+    const result = await this.deps.transact(async (client) => {
+      const upserted = await this.deps.store.in(client).upsert(gameId, clanId, name);
       // An existing clan given no name is left as it was: nothing to record.
       if (upserted.created || name !== undefined) {
-        await this.audit.in(client).record({
+        await this.deps.audit.in(client).record({
           gameId,
           actor,
           action: upserted.created ? 'clan.create' : 'clan.update',
@@ -68,7 +70,7 @@ export class ClanService {
       }
       return upserted;
     });
-    await this.invalidator.clansChanged();
+    await this.deps.invalidator.clansChanged();
     return result;
   }
 
@@ -77,25 +79,25 @@ export class ClanService {
    * safe to repeat should the transaction run again: they set memberships and recount the total.
    */
   async delete(gameId: string, clanId: string, actor: Actor): Promise<void> {
-    const boards = await this.leaderboards.clanBoards(gameId);
-    const formerMembers = await this.transact(async (client) => {
-      const clans = this.store.in(client);
+    const boards = await this.deps.leaderboards.clanBoards(gameId);
+    const formerMembers = await this.deps.transact(async (client) => {
+      const clans = this.deps.store.in(client);
       if (!(await clans.lock(gameId, clanId, 'update'))) throw new NotFoundError('clan_not_found', `This game has no clan '${clanId}'.`);
-      const members = await this.players.in(client).leaveClan(gameId, clanId);
+      const members = await this.deps.players.in(client).leaveClan(gameId, clanId);
       for (const board of boards) {
-        await this.rankings.setClans(
+        await this.deps.rankings.setClans(
           board,
           members.map((id) => [id, null]),
         );
-        await this.rankings.reconcileClan(board, clanId, []); // drops whatever drift left of its total
+        await this.deps.rankings.reconcileClan(board, clanId, []); // drops whatever drift left of its total
       }
       await clans.delete(gameId, clanId);
-      await this.audit
+      await this.deps.audit
         .in(client)
         .record({ gameId, actor, action: 'clan.delete', target: clanId, details: { former_members: members.length } });
       return members;
     });
-    for (const playerId of formerMembers) await this.invalidator.playerChanged(playerId);
-    await this.invalidator.clansChanged();
+    for (const playerId of formerMembers) await this.deps.invalidator.playerChanged(playerId);
+    await this.deps.invalidator.clansChanged();
   }
 }

@@ -1,9 +1,9 @@
-import type { RedisClient } from '../redis.js';
+import type { RedisClient } from '../live/redis.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
-import { lockKey } from '../keys.js';
+import { lockKey } from '../live/keys.js';
 import { withLock } from '../locks.js';
 import type { PlayerStore } from '../players/player-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { ClanStore } from './clan-store.js';
 
 /**

@@ -20,11 +20,13 @@ export interface DemoGame {
 
 export class GameService {
   constructor(
-    private readonly store: GameStore,
-    private readonly leaderboards: LeaderboardService,
-    private readonly invalidator: Invalidator,
-    private readonly transact: RunInTransaction,
-    private readonly audit: AuditStore,
+    private readonly deps: {
+      store: GameStore;
+      leaderboards: LeaderboardService;
+      invalidator: Invalidator;
+      transact: RunInTransaction;
+      audit: AuditStore;
+    },
   ) {}
 
   /**
@@ -32,24 +34,26 @@ export class GameService {
    * every endpoint at once. Processes starting together take turns, so only one makes it.
    */
   ensureDemo(): Promise<DemoGame | undefined> {
-    return this.store.exclusively('demo-game', async () => {
-      if ((await this.store.count()) > 0) return undefined;
+    return this.deps.store.exclusively('demo-game', async () => {
+      if ((await this.deps.store.count()) > 0) return undefined;
       const game = await this.create('Demo game', 'system');
-      await this.leaderboards.put(game.id, 'demo', { name: 'Demo leaderboard' }, 'system');
+      await this.deps.leaderboards.put(game.id, 'demo', { name: 'Demo leaderboard' }, 'system');
       return { gameId: game.id, publishableKey: game.publishableKey, secretKey: game.secretKey, leaderboardId: 'demo' };
     });
   }
 
   async create(name: string, actor: Actor): Promise<CreatedGame> {
     const secretKey = newSecretKey();
-    const game = await this.transact(async (client) => {
-      const inserted = await this.store.in(client).insert({
+    const game = await this.deps.transact(async (client) => {
+      const inserted = await this.deps.store.in(client).insert({
         id: newGameId(),
         name,
         publishableKey: newPublishableKey(),
         secretKeyHash: hashKey(secretKey),
       });
-      await this.audit.in(client).record({ gameId: inserted.id, actor, action: 'game.create', target: inserted.id, details: { name } });
+      await this.deps.audit
+        .in(client)
+        .record({ gameId: inserted.id, actor, action: 'game.create', target: inserted.id, details: { name } });
       return inserted;
     });
     return { ...game, secretKey };
@@ -57,7 +61,7 @@ export class GameService {
 
   /** Games, oldest first, a page at a time, with the count of all. */
   async list(offset: number, limit: number): Promise<{ total: number; games: Game[] }> {
-    const [games, total] = await Promise.all([this.store.page(offset, limit), this.store.count()]);
+    const [games, total] = await Promise.all([this.deps.store.page(offset, limit), this.deps.store.count()]);
     return { total, games };
   }
 
@@ -67,21 +71,21 @@ export class GameService {
    */
   async rotateSecretKey(gameId: string, actor: Actor): Promise<{ secretKey: string; generation: number }> {
     const secretKey = newSecretKey();
-    const generation = await this.transact(async (client) => {
-      const raised = await this.store.in(client).setSecretKeyHash(gameId, hashKey(secretKey));
+    const generation = await this.deps.transact(async (client) => {
+      const raised = await this.deps.store.in(client).setSecretKeyHash(gameId, hashKey(secretKey));
       if (raised === undefined) throw new NotFoundError('game_not_found', `No game has the id '${gameId}'.`);
       // That it happened, never the key.
-      await this.audit.in(client).record({ gameId, actor, action: 'game.rotate_secret_key', target: gameId });
+      await this.deps.audit.in(client).record({ gameId, actor, action: 'game.rotate_secret_key', target: gameId });
       return raised;
     });
-    await this.invalidator.keysChanged();
+    await this.deps.invalidator.keysChanged();
     return { secretKey, generation };
   }
 
   /** The game whose secret key this is, with the key's generation: what a dashboard sign-in keeps. Uncached. */
   async findBySecretKey(secretKey: string): Promise<{ game: Game; generation: number } | undefined> {
     const hash = hashKey(secretKey);
-    const found = await this.store.findBySecretKeyHash(hash);
+    const found = await this.deps.store.findBySecretKeyHash(hash);
     if (!found || !constantTimeEqual(found.secretKeyHash, hash)) return undefined;
     const { secretKeyHash: _hash, keyGeneration, ...game } = found;
     return { game, generation: keyGeneration };
@@ -89,6 +93,6 @@ export class GameService {
 
   /** The game with its secret key's current generation (a dashboard session checks it on every request). */
   withKeyGeneration(gameId: string): Promise<{ game: Game; generation: number } | undefined> {
-    return this.store.withKeyGeneration(gameId);
+    return this.deps.store.withKeyGeneration(gameId);
   }
 }

@@ -3,11 +3,11 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
-import type { BoardRecovery } from '../rebuild.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { BoardRecovery } from '../recovery/rebuild.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
-import type { SeasonStore } from '../seasons/season-store.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
 const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
@@ -29,14 +29,18 @@ export class LeaderboardService {
   private readonly cache = new LRUCache<string, Leaderboard>({ max: 20_000, ttl: 60_000 });
 
   constructor(
-    private readonly store: LeaderboardStore,
-    private readonly rankings: Rankings,
-    private readonly recovery: BoardRecovery,
-    private readonly invalidator: Invalidator,
-    private readonly seasons: { archives: SeasonStore; schedules: ResetSchedules },
-    private readonly audit: { transact: RunInTransaction; log: AuditStore },
+    private readonly deps: {
+      store: LeaderboardStore;
+      rotation: SeasonRotation;
+      recovery: BoardRecovery;
+      invalidator: Invalidator;
+      archives: SeasonArchiveStore;
+      schedules: ResetSchedules;
+      transact: RunInTransaction;
+      audit: AuditStore;
+    },
   ) {
-    invalidator.onChange((change) => {
+    deps.invalidator.onChange((change) => {
       if (change.kind === 'leaderboards' || change.kind === 'all') this.cache.clear();
     });
   }
@@ -56,24 +60,24 @@ export class LeaderboardService {
    * a change sees the change, whichever API process made it.
    */
   async read(gameId: string, leaderboardId: string): Promise<Leaderboard> {
-    const leaderboard = await this.store.find(gameId, leaderboardId);
+    const leaderboard = await this.deps.store.find(gameId, leaderboardId);
     if (!leaderboard) throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
     return leaderboard;
   }
 
   /** A game's leaderboards, oldest first, a page at a time. */
   list(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
-    return this.store.pageByGame(gameId, offset, limit);
+    return this.deps.store.pageByGame(gameId, offset, limit);
   }
 
   /** Every leaderboard of a game, oldest first. */
   all(gameId: string): Promise<Leaderboard[]> {
-    return this.store.allOf(gameId);
+    return this.deps.store.allOf(gameId);
   }
 
   /** A game's clan leaderboards. */
   clanBoards(gameId: string): Promise<Leaderboard[]> {
-    return this.store.clanBoardsOf(gameId);
+    return this.deps.store.clanBoardsOf(gameId);
   }
 
   /** Creates the leaderboard or updates the given settings; type, order and strategy are fixed once scored. */
@@ -83,22 +87,22 @@ export class LeaderboardService {
     changes: Partial<LeaderboardSettings>,
     actor: Actor,
   ): Promise<{ leaderboard: Leaderboard; created: boolean }> {
-    const { transact, log } = this.audit;
-    const existing = await this.store.find(gameId, leaderboardId);
+    const { transact, audit } = this.deps;
+    const existing = await this.deps.store.find(gameId, leaderboardId);
     if (!existing) {
       const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
       const inserted = await transact(async (client) => {
-        const row = await this.store.in(client).insert(gameId, leaderboardId, settings);
+        const row = await this.deps.store.in(client).insert(gameId, leaderboardId, settings);
         if (row) {
-          await log
+          await audit
             .in(client)
             .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
         }
         return row;
       });
       if (inserted) {
-        await this.recovery.prepare(inserted); // its schedule with it
-        await this.invalidator.leaderboardsChanged();
+        await this.deps.recovery.prepare(inserted); // its schedule with it
+        await this.deps.invalidator.leaderboardsChanged();
         return { leaderboard: inserted, created: true };
       }
       return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
@@ -114,21 +118,21 @@ export class LeaderboardService {
     }
     const changed = changedSettings(existing, settings);
     const updated = await transact(async (client) => {
-      const row = await this.store.in(client).update(existing.internalId, settings);
+      const row = await this.deps.store.in(client).update(existing.internalId, settings);
       // A PUT that changes nothing is no change to record.
       if (row && Object.keys(changed).length > 0) {
-        await log.in(client).record({ gameId, actor, action: 'leaderboard.update', target: leaderboardId, details: changed });
+        await audit.in(client).record({ gameId, actor, action: 'leaderboard.update', target: leaderboardId, details: changed });
       }
       return row;
     });
     if (!updated) return this.put(gameId, leaderboardId, changes, actor); // deleted concurrently
     if (settings.type !== existing.type) {
-      await this.rankings.drop(updated);
-      await this.recovery.prepare(updated);
+      await this.deps.rotation.drop(updated);
+      await this.deps.recovery.prepare(updated);
     }
-    if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.seasons.schedules.set(updated);
-    if (settings.keepSeasons < existing.keepSeasons) await this.seasons.archives.dropBeyond(updated.internalId, settings.keepSeasons);
-    await this.invalidator.leaderboardsChanged();
+    if (JSON.stringify(settings.resetSchedule) !== JSON.stringify(existing.resetSchedule)) await this.deps.schedules.set(updated);
+    if (settings.keepSeasons < existing.keepSeasons) await this.deps.archives.dropBeyond(updated.internalId, settings.keepSeasons);
+    await this.deps.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
   }
 
@@ -139,26 +143,26 @@ export class LeaderboardService {
    * and a job finding it gone removes whatever a racing report left in Redis.
    */
   async delete(gameId: string, leaderboardId: string, actor: Actor): Promise<void> {
-    const leaderboard = await this.store.find(gameId, leaderboardId);
+    const leaderboard = await this.deps.store.find(gameId, leaderboardId);
     if (!leaderboard) {
       throw new NotFoundError('leaderboard_not_found', `This game has no leaderboard '${leaderboardId}'.`);
     }
-    await this.audit.transact(async (client) => {
+    await this.deps.transact(async (client) => {
       // Only the request that deleted the row records it (two racing deletes both answer 204).
-      if (await this.store.in(client).delete(leaderboard.internalId)) {
-        await this.audit.log.in(client).record({ gameId, actor, action: 'leaderboard.delete', target: leaderboardId });
+      if (await this.deps.store.in(client).delete(leaderboard.internalId)) {
+        await this.deps.audit.in(client).record({ gameId, actor, action: 'leaderboard.delete', target: leaderboardId });
       }
     });
-    await this.rankings.drop(leaderboard);
-    await this.seasons.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
-    await this.invalidator.leaderboardsChanged();
+    await this.deps.rotation.drop(leaderboard);
+    await this.deps.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
+    await this.deps.invalidator.leaderboardsChanged();
   }
 
   /** Scores in the current season, in an ended one awaiting its archive, or in a kept archive. */
   private async hasScores(leaderboard: Leaderboard): Promise<boolean> {
-    const live = await this.rankings.seasons(leaderboard);
+    const live = await this.deps.rotation.seasons(leaderboard);
     if (live.total > 0 || live.ended.size > 0) return true;
-    return (await this.seasons.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
+    return (await this.deps.archives.list(leaderboard.internalId)).some((season) => season.total > 0);
   }
 }
 

@@ -1,10 +1,8 @@
 import { storable, type Queryable } from '../db.js';
+import type { SortOrder, UpdateStrategy } from '../live/types.js';
 import type { ResetSchedule } from '../seasons/schedule.js';
 
 export type LeaderboardType = 'individual' | 'clan';
-export type SortOrder = 'desc' | 'asc';
-/** What a report does to the player's score: keep the better, replace it, or add to it. */
-export type UpdateStrategy = 'best' | 'latest' | 'sum';
 
 export interface Leaderboard {
   /** Internal id: names the Redis keys and score rows. */

@@ -5,13 +5,14 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { Invalidator } from '../invalidator.js';
-import type { Rankings } from '../ranking/rankings.js';
-import type { SeasonStore } from '../seasons/season-store.js';
+import type { Rankings } from '../live/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/scripts/moderateEntry-15.lua), so every read sees a board with the player
+ * atomic script (engine/live/scripts/moderateEntry-15.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one
@@ -24,8 +25,9 @@ export class ModerationService {
       players: PlayerStore;
       leaderboards: LeaderboardService;
       rankings: Rankings;
+      rotation: SeasonRotation;
       scores: ScoreStore;
-      archives: SeasonStore;
+      archives: SeasonArchiveStore;
       audit: AuditStore;
       invalidator: Invalidator;
     },
@@ -48,9 +50,9 @@ export class ModerationService {
    * kept; 503 while an ended season is still on its way to its archive.
    */
   async removeScore(gameId: string, leaderboardId: string, playerId: string, season: number | undefined, actor: Actor): Promise<void> {
-    const { leaderboards, rankings, archives, audit, transact } = this.deps;
+    const { leaderboards, rankings, rotation, archives, audit, transact } = this.deps;
     const board = await leaderboards.get(gameId, leaderboardId);
-    const live = await rankings.seasons(board);
+    const live = await rotation.seasons(board);
     const current = live.season;
     const noScore = () =>
       new NotFoundError(
@@ -76,7 +78,7 @@ export class ModerationService {
       throw new UnavailableError(`Season ${season} is being archived; retry shortly.`);
     }
     await transact(async (client) => {
-      if (!(await archives.removeEntry(client, board.internalId, season, playerId))) {
+      if (!(await archives.in(client).removeEntry(board.internalId, season, playerId))) {
         if (!(await archives.find(board.internalId, season))) {
           throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' keeps no season ${season}.`);
         }
@@ -105,7 +107,7 @@ export class ModerationService {
       await rankings.moderate(boards, playerId, 'ban');
       await rankings.moderate(boards, playerId, 'remove');
       await scores.in(client).deletePlayer(playerId);
-      await this.deps.archives.erasePlayer(client, gameId, playerId);
+      await this.deps.archives.in(client).erasePlayer(gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).forgetPlayer(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });
@@ -124,8 +126,8 @@ export class ModerationService {
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
       await this.deps.rankings.moderate(await this.deps.leaderboards.all(gameId), playerId, ban ? 'ban' : 'unban');
-      if (ban) await this.deps.archives.hidePlayer(client, gameId, playerId);
-      else await this.deps.archives.showPlayer(client, gameId, playerId);
+      if (ban) await this.deps.archives.in(client).hidePlayer(gameId, playerId);
+      else await this.deps.archives.in(client).showPlayer(gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
       const changed = before.banned !== (ban !== null);
       if (changed) {

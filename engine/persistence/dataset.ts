@@ -1,8 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
-import { datasetKey } from '../keys.js';
-import { requestRebuild } from '../rebuild.js';
-import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../redis.js';
+import { datasetKey } from '../live/keys.js';
+import { requestRebuild } from '../live/rebuild-requests.js';
+import { hasKeysWithPrefix, unlinkKeysWithPrefix, type RedisClient } from '../live/redis.js';
 import type { SystemStore } from '../system-store.js';
 
 /** A Redis that holds another database's data (or an older version's, which wrote no identity). */
@@ -31,9 +31,11 @@ export class DatasetGuard {
   private identity: string | undefined;
 
   constructor(
-    private readonly redis: RedisClient,
-    private readonly system: SystemStore,
-    private readonly prefix: string,
+    private readonly deps: {
+      redis: RedisClient;
+      system: SystemStore;
+      prefix: string;
+    },
   ) {}
 
   /**
@@ -46,7 +48,7 @@ export class DatasetGuard {
     const first = await this.inspect();
     const { identity, markers } = first;
     let { foreign, missing } = first;
-    const unmarkedKeys = async () => markers.length === missing.length && (await hasKeysWithPrefix(this.redis, this.prefix));
+    const unmarkedKeys = async () => markers.length === missing.length && (await hasKeysWithPrefix(this.deps.redis, this.deps.prefix));
     // Keys with no marker: give a running process of this deployment the time to put it back.
     for (const deadline = Date.now() + graceMs; !foreign && Date.now() < deadline && (await unmarkedKeys());) {
       await new Promise((resolve) => setTimeout(resolve, MARKER_POLL_MS));
@@ -56,8 +58,8 @@ export class DatasetGuard {
     let problem: string | undefined;
     if (foreign) {
       problem = `Redis holds the data of dataset ${foreign}, not of this database (${identity})`;
-    } else if (present === 0 && (await hasKeysWithPrefix(this.redis, this.prefix))) {
-      problem = `Redis holds keys under the prefix '${this.prefix}' but no dataset identity (written by an older version, or by another deployment); this database is ${identity}`;
+    } else if (present === 0 && (await hasKeysWithPrefix(this.deps.redis, this.deps.prefix))) {
+      problem = `Redis holds keys under the prefix '${this.deps.prefix}' but no dataset identity (written by an older version, or by another deployment); this database is ${identity}`;
     }
     if (problem) {
       if (!replaceMismatch) {
@@ -65,7 +67,7 @@ export class DatasetGuard {
           `${problem}. Point REDIS_URL or REDIS_KEY_PREFIX elsewhere, or set REBUILD_ON_DATASET_MISMATCH=1 to empty the prefix and rebuild from PostgreSQL.`,
         );
       }
-      await unlinkKeysWithPrefix(this.redis, this.prefix);
+      await unlinkKeysWithPrefix(this.deps.redis, this.deps.prefix);
       await this.claim(markers, identity);
       return 'replaced';
     }
@@ -106,10 +108,10 @@ export class DatasetGuard {
   }
 
   private async claim(keys: string[], identity: string): Promise<void> {
-    await requestRebuild(this.redis, this.prefix, 'lost');
+    await requestRebuild(this.deps.redis, this.deps.prefix, 'lost');
     for (const key of keys) {
-      if ((await this.redis.set(key, identity, 'NX')) === 'OK') continue;
-      const holder = await this.redis.get(key);
+      if ((await this.deps.redis.set(key, identity, 'NX')) === 'OK') continue;
+      const holder = await this.deps.redis.get(key);
       if (holder !== identity)
         throw new DatasetMismatchError(
           `Another deployment (dataset ${holder}) claimed this Redis at the same time as this database (${identity}).`,
@@ -118,7 +120,7 @@ export class DatasetGuard {
   }
 
   private async databaseIdentity(): Promise<string> {
-    this.identity ??= await this.system.datasetIdentity();
+    this.identity ??= await this.deps.system.datasetIdentity();
     return this.identity;
   }
 
@@ -126,7 +128,7 @@ export class DatasetGuard {
   private async inspect(): Promise<{ identity: string; markers: string[]; foreign: string | undefined; missing: string[] }> {
     const identity = await this.databaseIdentity();
     const markers = this.markerKeys();
-    const values = await Promise.all(markers.map((key) => this.redis.get(key)));
+    const values = await Promise.all(markers.map((key) => this.deps.redis.get(key)));
     return {
       identity,
       markers,
@@ -137,14 +139,14 @@ export class DatasetGuard {
 
   /** One marker key per node: on a cluster, in the lowest slot each master serves. */
   private markerKeys(): string[] {
-    if (!(this.redis instanceof Cluster)) return [datasetKey(this.prefix, 'node')];
+    if (!(this.deps.redis instanceof Cluster)) return [datasetKey(this.deps.prefix, 'node')];
     const firstSlots = new Map<string, number>();
-    this.redis.slots.forEach((nodes, slot) => {
+    this.deps.redis.slots.forEach((nodes, slot) => {
       const master = nodes?.[0];
       if (master && !firstSlots.has(master)) firstSlots.set(master, slot);
     });
     if (firstSlots.size === 0) throw new Error('the Redis Cluster has not shared its slots yet');
-    return [...firstSlots.values()].map((slot) => datasetKey(this.prefix, tagForSlot(slot)));
+    return [...firstSlots.values()].map((slot) => datasetKey(this.deps.prefix, tagForSlot(slot)));
   }
 }
 

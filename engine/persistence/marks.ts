@@ -1,10 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import type { RedisClient } from '../redis.js';
-import { leaderboardKeys, pendingIndexKey } from '../keys.js';
+import type { RedisClient } from '../live/redis.js';
+import { dropIdlePendingKeys, leaderboardKeys, markPendingKeys, pendingIndexKey, persistAckKeys, persistClaimKeys } from '../live/keys.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from '../live/persistence-hooks.js';
 import type { PersistenceQueue } from './persistence-queue.js';
 
-/** How long a persistence job may stay silent before the sweep assumes it died and re-queues. */
-export const QUEUED_FLAG_TTL_MS = 30_000;
 /**
  * An index entry untouched for this long, with no marks behind it, is dropped by the sweep. A
  * process re-touches a board it keeps marking every RETOUCH_MS, far inside this, so an entry
@@ -39,14 +38,16 @@ export interface ClaimedChanges {
  * marks sits in the pending index, written before its marks, so the sweep (stranded marks whose
  * job died), the pending count and /readyz cost O(boards with recent changes), not O(boards).
  */
-export class PersistenceMarks {
+export class PersistenceMarks implements PersistenceHooks {
   /** Boards this process touched in the index recently: their reports skip the touch. */
   private readonly touched = new LRUCache<number, true>({ max: 100_000, ttl: RETOUCH_MS });
 
   constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly queue: PersistenceQueue,
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      queue: PersistenceQueue;
+    },
   ) {}
 
   /**
@@ -65,29 +66,19 @@ export class PersistenceMarks {
   }
 
   private async touch(ids: number[]): Promise<void> {
-    await this.redis.markPending(pendingIndexKey(this.prefix), ...ids);
+    await this.deps.redis.markPending(...markPendingKeys(this.deps.prefix), ...ids);
     for (const id of ids) this.touched.set(id, true);
   }
 
   /** Queues one job per given board (reports call this when their script took the queued flag). */
   requestJobs(internalIds: number[]): Promise<void> {
-    return this.queue.request(internalIds);
+    return this.deps.queue.request(internalIds);
   }
 
   /** The oldest marks of a board with their current values; marks stay until acked. */
   async claim(board: { internalId: number }, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
-    const k = leaderboardKeys(this.prefix, board.internalId);
-    const [playerMarks, clanMarks, season] = await this.redis.persistClaim(
-      k.dirty,
-      k.scores,
-      k.dirtyClans,
-      k.clans,
-      k.clanVersions,
-      k.queued,
-      k.season,
-      k.metadata,
-      k.versions,
-      k.hidden,
+    const [playerMarks, clanMarks, season] = await this.deps.redis.persistClaim(
+      ...persistClaimKeys(this.deps.prefix, board.internalId),
       maxPlayers,
       maxClans,
       QUEUED_FLAG_TTL_MS,
@@ -110,21 +101,13 @@ export class PersistenceMarks {
 
   /** Keeps the board's queued flag alive while a long step of its job runs. */
   async holdJob(board: { internalId: number }): Promise<void> {
-    await this.redis.pexpire(leaderboardKeys(this.prefix, board.internalId).queued, QUEUED_FLAG_TTL_MS);
+    await this.deps.redis.pexpire(leaderboardKeys(this.deps.prefix, board.internalId).queued, QUEUED_FLAG_TTL_MS);
   }
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */
   async ack(board: { internalId: number }, claimed: ClaimedChanges): Promise<number> {
-    const k = leaderboardKeys(this.prefix, board.internalId);
-    return this.redis.persistAck(
-      k.dirty,
-      k.scores,
-      k.dirtyClans,
-      k.clanVersions,
-      k.queued,
-      k.season,
-      k.versions,
-      k.hidden,
+    return this.deps.redis.persistAck(
+      ...persistAckKeys(this.deps.prefix, board.internalId),
       claimed.season,
       claimed.playerCount,
       ...claimed.ack,
@@ -162,15 +145,19 @@ export class PersistenceMarks {
             idle.push(id);
             return;
           }
-          const queued = leaderboardKeys(this.prefix, id).queued;
-          if ((await this.redis.set(queued, '1', 'PX', QUEUED_FLAG_TTL_MS, 'NX')) === 'OK') requeued.push(id);
+          const queued = leaderboardKeys(this.deps.prefix, id).queued;
+          if ((await this.deps.redis.set(queued, '1', 'PX', QUEUED_FLAG_TTL_MS, 'NX')) === 'OK') requeued.push(id);
         }),
       );
     }
-    if (requeued.length > 0) await this.queue.request(requeued);
+    if (requeued.length > 0) await this.deps.queue.request(requeued);
     let dropped = 0;
     for (let i = 0; i < idle.length; i += BATCH) {
-      dropped += await this.redis.dropIdlePending(pendingIndexKey(this.prefix), INDEX_GRACE_MS, ...idle.slice(i, i + BATCH));
+      dropped += await this.deps.redis.dropIdlePending(
+        ...dropIdlePendingKeys(this.deps.prefix),
+        INDEX_GRACE_MS,
+        ...idle.slice(i, i + BATCH),
+      );
     }
     return { requeued, dropped };
   }
@@ -178,7 +165,7 @@ export class PersistenceMarks {
   /** The indexed boards, a batch at a time, by rank in the index (the sweep drops entries only after the walk). */
   private async *indexedBoards(): AsyncGenerator<number[]> {
     for (let start = 0; ; start += BATCH) {
-      const ids = await this.redis.zrange(pendingIndexKey(this.prefix), String(start), String(start + BATCH - 1));
+      const ids = await this.deps.redis.zrange(pendingIndexKey(this.deps.prefix), String(start), String(start + BATCH - 1));
       if (ids.length > 0) yield ids.map(Number);
       if (ids.length < BATCH) return;
     }
@@ -187,12 +174,12 @@ export class PersistenceMarks {
   private markCounts(ids: number[]): Promise<number[]> {
     return Promise.all(
       ids.map(async (id) => {
-        const k = leaderboardKeys(this.prefix, id);
+        const k = leaderboardKeys(this.deps.prefix, id);
         // An ended season not yet archived counts as one change: PostgreSQL has yet to get it.
         const [players, clans, seasons] = await Promise.all([
-          this.redis.zcard(k.dirty),
-          this.redis.zcard(k.dirtyClans),
-          this.redis.hlen(k.archives),
+          this.deps.redis.zcard(k.dirty),
+          this.deps.redis.zcard(k.dirtyClans),
+          this.deps.redis.hlen(k.endedSeasons),
         ]);
         return players + clans + seasons;
       }),

@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { RedisClient } from '../redis.js';
-import { queuePrefix } from '../keys.js';
+import type { RedisClient } from '../live/redis.js';
+import { queuePrefix } from '../live/keys.js';
 
 export const PERSIST_QUEUE = 'persist';
 export const PERSIST_JOB = 'persist-leaderboard';
@@ -31,13 +31,13 @@ export const PERSIST_JOB_OPTIONS: JobsOptions = {
 export class PersistenceQueue {
   readonly shards: Queue<PersistJobData>[];
 
-  constructor(connection: RedisClient, keyPrefix: string, shardCount: number) {
+  constructor({ connection, prefix, shardCount }: { connection: RedisClient; prefix: string; shardCount: number }) {
     this.shards = Array.from(
       { length: shardCount },
       (_, shard) =>
         new Queue<PersistJobData>(PERSIST_QUEUE, {
           connection,
-          prefix: queuePrefix(keyPrefix, shard),
+          prefix: queuePrefix(prefix, shard),
           defaultJobOptions: PERSIST_JOB_OPTIONS,
         }),
     );

@@ -1,8 +1,8 @@
 import type { AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
-import type { SeasonStore } from '../seasons/season-store.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
 
@@ -12,13 +12,15 @@ import type { ScoreStore } from './score-store.js';
  */
 export class Persister {
   constructor(
-    private readonly leaderboards: LeaderboardStore,
-    private readonly rankings: Rankings,
-    private readonly marks: PersistenceMarks,
-    private readonly scores: ScoreStore,
-    private readonly archives: SeasonStore,
-    private readonly transact: RunInTransaction,
-    private readonly audit: AuditStore,
+    private readonly deps: {
+      leaderboards: LeaderboardStore;
+      rotation: SeasonRotation;
+      marks: PersistenceMarks;
+      scores: ScoreStore;
+      archives: SeasonArchiveStore;
+      transact: RunInTransaction;
+      audit: AuditStore;
+    },
   ) {}
 
   /**
@@ -27,45 +29,45 @@ export class Persister {
    * Redis keys. The number of seasons archived.
    */
   async archiveEndedSeasons(board: Leaderboard): Promise<number> {
-    const pending = await this.rankings.pendingArchives(board);
+    const pending = await this.deps.rotation.endedSeasons(board);
     for (const season of [...pending.keys()].sort((a, b) => a - b)) {
       const { startedAt, endedAt } = pending.get(season)!;
       // A large season takes a while: the job keeps its claim on the board meanwhile.
-      const holding = setInterval(() => void this.marks.holdJob(board).catch(() => undefined), 5000);
+      const holding = setInterval(() => void this.deps.marks.holdJob(board).catch(() => undefined), 5000);
       try {
-        await this.transact(async (client) => {
-          const archived = await this.archives.archive(client, board, {
+        await this.deps.transact(async (client) => {
+          const archived = await this.deps.archives.in(client).archive(board, {
             season,
             startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
             endedAt: new Date(endedAt),
             settings: settingsOf(board),
-            players: this.rankings.endedPlayers(board, season),
-            clans: this.rankings.endedClans(board, season),
+            players: this.deps.rotation.endedPlayers(board, season),
+            clans: this.deps.rotation.endedClans(board, season),
           });
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
-          if (archived) await this.audit.in(client).recordResetOnce(board, season);
+          if (archived) await this.deps.audit.in(client).recordResetOnce(board, season);
         });
       } finally {
         clearInterval(holding);
       }
-      await this.rankings.dropEnded(board, season);
+      await this.deps.rotation.dropEnded(board, season);
     }
     return pending.size;
   }
 
   /** The leaderboard, or undefined once deleted. */
   find(internalId: number): Promise<Leaderboard | undefined> {
-    return this.leaderboards.findByInternalId(internalId);
+    return this.deps.leaderboards.findByInternalId(internalId);
   }
 
   /** Removes whatever a report racing a deletion left in Redis. */
   dropLiveState(internalId: number): Promise<void> {
-    return this.rankings.drop({ internalId });
+    return this.deps.rotation.drop({ internalId });
   }
 
   /** The oldest marks of the board with their current values; marks stay until acked. */
   claim(board: Leaderboard, maxPlayers: number, maxClans: number): Promise<ClaimedChanges> {
-    return this.marks.claim(board, maxPlayers, maxClans);
+    return this.deps.marks.claim(board, maxPlayers, maxClans);
   }
 
   /** Writes the claimed changes to PostgreSQL; the number of rows written. */
@@ -74,23 +76,23 @@ export class Persister {
     // A removed score comes with the version of its removal (a mark without either has nothing to write).
     const removed = claimed.players.filter((player) => player.score === '' && player.version !== '');
     const season = claimed.season === '' ? board.season : Number(claimed.season);
-    await this.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
-    await this.scores.deleteScores(board.internalId, season, removed);
-    await this.scores.writeClanTotals(board.internalId, season, claimed.clans);
+    await this.deps.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
+    await this.deps.scores.deleteScores(board.internalId, season, removed);
+    await this.deps.scores.writeClanTotals(board.internalId, season, claimed.clans);
     const written = present.length + removed.length + claimed.clans.length;
     // A rebuild of a lost dataset takes the most recently active boards first.
-    if (written > 0) await this.leaderboards.markActive(board.internalId);
+    if (written > 0) await this.deps.leaderboards.markActive(board.internalId);
     return written;
   }
 
   /** Clears the claimed marks PostgreSQL now holds; the number of marks left on the board. */
   ack(board: Leaderboard, claimed: ClaimedChanges): Promise<number> {
-    return this.marks.ack(board, claimed);
+    return this.deps.marks.ack(board, claimed);
   }
 
   /** Queues a fresh job for the board (its queued flag is still held by the current one). */
   continueLater(internalId: number): Promise<void> {
-    return this.marks.requestJobs([internalId]);
+    return this.deps.marks.requestJobs([internalId]);
   }
 }
 

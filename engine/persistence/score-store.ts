@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.js';
-import type { SortOrder, UpdateStrategy } from '../leaderboards/leaderboard-store.js';
+import type { PersistedScore, SortOrder, UpdateStrategy } from '../live/types.js';
 
 /** One persisted entry: its score, metadata (JSON, '' for none) and version ('' on best boards). */
 export interface StoredScore {
@@ -127,11 +127,4 @@ export class ScoreStore {
       after = rows[rows.length - 1]!.player_id;
     }
   }
-}
-
-export interface PersistedScore {
-  playerId: string;
-  score: number;
-  /** Compact JSON, '' for none. */
-  metadata: string;
 }

@@ -5,7 +5,7 @@ import type { AliasStore } from './alias-store.js';
 import type { Player, PlayerStore } from './player-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 
 /** How many name matches past a page a search counts (README: Looking a player up). */
 export const COUNT_AHEAD = 1000;

@@ -10,7 +10,7 @@ import type { Player, PlayerStore } from './player-store.js';
 import type { ClanStore } from '../clans/clan-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { Rankings } from '../live/rankings.js';
 import type { TokenCodec } from '../tokens.js';
 
 export interface PlayerProfile {
@@ -57,10 +57,11 @@ export class PlayerService {
       tokens: TokenCodec;
       invalidator: Invalidator;
       audit: AuditStore;
+      /** Profiles kept in this process's cache (PLAYER_CACHE_SIZE). */
+      cacheSize: number;
     },
-    cacheSize: number,
   ) {
-    const { invalidator } = deps;
+    const { invalidator, cacheSize } = deps;
     this.cache = new LRUCache({ max: Math.max(cacheSize, 1) });
     invalidator.onChange((change) => {
       if (change.kind === 'player') this.cache.delete(change.playerId);

@@ -1,6 +1,6 @@
-import type { RedisClient } from '../redis.js';
-import { leaderboardKeys, resetScheduleKey } from '../keys.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { RedisClient } from '../live/redis.js';
+import { leaderboardKeys, resetScheduleKey } from '../live/keys.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import { upcomingResets, type ResetSchedule } from './schedule.js';
 
 /** How many coming resets each scheduled board keeps in Redis: how far behind the worker may fall. */
@@ -12,15 +12,17 @@ const RETRY_MS = 5000;
  * The reset schedule in Redis, so that scheduled resets run while PostgreSQL is down. Each board
  * keeps its cron and zone and its next UPCOMING instants beside its keys; the first stands in its
  * season key, so the board's own scripts end the season at that instant, whoever touches it first
- * (Rankings.reset 'due'). One zset over every board (internal id -> the next instant, ms), written
+ * (SeasonRotation.reset 'due'). One zset over every board (internal id -> the next instant, ms), written
  * first, tells the worker which boards to look at, so that an untouched board's season ends and is
  * archived too. An index entry with no schedule behind it is dropped by the scheduler.
  */
 export class ResetSchedules {
   constructor(
-    private readonly redis: RedisClient,
-    private readonly prefix: string,
-    private readonly rankings: Rankings,
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      rotation: SeasonRotation;
+    },
   ) {}
 
   /** Puts a board's schedule (or its absence) in Redis, with its coming instants after now. */
@@ -51,53 +53,53 @@ export class ResetSchedules {
    */
   async refill(internalId: number, schedule: ResetSchedule, now = new Date()): Promise<void> {
     const board = { internalId };
-    const { count, last } = await this.rankings.scheduledResets(board);
+    const { count, last } = await this.deps.rotation.scheduledResets(board);
     const missing = count >= UPCOMING ? [] : upcomingResets(schedule, new Date(Math.max(now.getTime(), last)), UPCOMING - count);
-    const next = await this.rankings.scheduleResets(board, missing, 'add');
-    if (next === undefined) await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
-    else await this.redis.zadd(resetScheduleKey(this.prefix), next, internalId);
+    const next = await this.deps.rotation.scheduleResets(board, missing, 'add');
+    if (next === undefined) await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
+    else await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), next, internalId);
   }
 
   /** A board whose look failed: looked at again later, without holding up the others. */
   async retryLater(internalId: number, now = Date.now()): Promise<void> {
-    await this.redis.zadd(resetScheduleKey(this.prefix), 'XX', now + RETRY_MS, internalId);
+    await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), 'XX', now + RETRY_MS, internalId);
   }
 
   /** Boards due for a look (their next instant has come), oldest first: as many as there are scheduled boards at most. */
   async due(now: number): Promise<number[]> {
-    const ids = await this.redis.zrangebyscore(resetScheduleKey(this.prefix), '-inf', now);
+    const ids = await this.deps.redis.zrangebyscore(resetScheduleKey(this.deps.prefix), '-inf', now);
     return ids.map(Number);
   }
 
   /** The board's schedule as Redis holds it; undefined when it has none (its index entry is then dropped). */
   async scheduleOf(internalId: number): Promise<ResetSchedule | undefined> {
-    const json = await this.redis.get(leaderboardKeys(this.prefix, internalId).resetSchedule);
+    const json = await this.deps.redis.get(leaderboardKeys(this.deps.prefix, internalId).resetSchedule);
     if (json) return JSON.parse(json) as ResetSchedule;
-    await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+    await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
     return undefined;
   }
 
   /** Drops a deleted board's index entry. */
   async forget(internalId: number): Promise<void> {
-    await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
+    await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
   }
 
   /**
    * Writes a schedule: the index entry first (it spans boards), then the board's cron, then its
-   * instants with the season key, in one step of the board (engine/scripts/scheduleResets-3.lua).
+   * instants with the season key, in one step of the board (engine/live/scripts/scheduleResets-3.lua).
    * `earlier` keeps an index entry that is due sooner (a rebuild must not push a due look back).
    */
   private async put(internalId: number, schedule: ResetSchedule | null, instants: number[], index: 'replace' | 'earlier'): Promise<void> {
-    const cronKey = leaderboardKeys(this.prefix, internalId).resetSchedule;
+    const cronKey = leaderboardKeys(this.deps.prefix, internalId).resetSchedule;
     if (!schedule || instants.length === 0) {
-      await this.redis.zrem(resetScheduleKey(this.prefix), internalId);
-      await this.redis.del(cronKey);
-      await this.rankings.scheduleResets({ internalId }, []);
+      await this.deps.redis.zrem(resetScheduleKey(this.deps.prefix), internalId);
+      await this.deps.redis.del(cronKey);
+      await this.deps.rotation.scheduleResets({ internalId }, []);
       return;
     }
-    if (index === 'earlier') await this.redis.zadd(resetScheduleKey(this.prefix), 'LT', instants[0]!, internalId);
-    else await this.redis.zadd(resetScheduleKey(this.prefix), instants[0]!, internalId);
-    await this.redis.set(cronKey, JSON.stringify(schedule));
-    await this.rankings.scheduleResets({ internalId }, instants);
+    if (index === 'earlier') await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), 'LT', instants[0]!, internalId);
+    else await this.deps.redis.zadd(resetScheduleKey(this.deps.prefix), instants[0]!, internalId);
+    await this.deps.redis.set(cronKey, JSON.stringify(schedule));
+    await this.deps.rotation.scheduleResets({ internalId }, instants);
   }
 }

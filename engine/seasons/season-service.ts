@@ -2,9 +2,9 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { Logger } from '../logger.js';
-import type { Rankings } from '../ranking/rankings.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ResetSchedules } from './reset-schedules.js';
-import type { SeasonStore } from './season-store.js';
+import type { SeasonArchiveStore } from './season-archive-store.js';
 import { eachAtMost } from '../concurrency.js';
 
 export interface SeasonSummary {
@@ -23,7 +23,7 @@ const DUE_PAGE = 1000;
 
 /**
  * Seasons: resets (asked now, or scheduled) and the list of a board's seasons. The reset itself is
- * one script in the board's slot (Rankings.reset); a scheduled one is carried out by whichever
+ * one script in the board's slot (SeasonRotation.reset); a scheduled one is carried out by whichever
  * script first finds its instant past, or by the worker's scheduler on boards nobody touches.
  * PostgreSQL learns of it right away when it can, and for certain when the worker archives the
  * ended season.
@@ -31,9 +31,9 @@ const DUE_PAGE = 1000;
 export class SeasonService {
   constructor(
     private readonly deps: {
-      rankings: Rankings;
+      rotation: SeasonRotation;
       leaderboards: LeaderboardStore;
-      archives: SeasonStore;
+      archives: SeasonArchiveStore;
       schedules: ResetSchedules;
       transact: RunInTransaction;
       audit: AuditStore;
@@ -48,9 +48,9 @@ export class SeasonService {
    * can; else by the archive, as 'system'.
    */
   async reset(board: Leaderboard, actor: Actor): Promise<{ season: number; archivedSeason: number }> {
-    const { rankings } = this.deps;
+    const { rotation } = this.deps;
     for (let attempt = 0; attempt < RESET_ATTEMPTS; attempt++) {
-      const outcome = await rankings.reset(board, (await rankings.seasons(board)).season, 'now');
+      const outcome = await rotation.reset(board, (await rotation.seasons(board)).season, 'now');
       if (!outcome.reset) continue; // another reset moved the season on between the read and the script: end the new one
       await this.recordReset(board.internalId, outcome, actor);
       await this.deps.announce().catch(() => undefined);
@@ -85,16 +85,16 @@ export class SeasonService {
 
   /** Every season of a board, newest first: the current one, ended ones awaiting their archive, archived ones. */
   async list(board: Leaderboard): Promise<{ currentSeason: number; seasons: SeasonSummary[] }> {
-    const { rankings, archives } = this.deps;
+    const { rotation, archives } = this.deps;
     // Redis before PostgreSQL: the worker commits an archive before it drops the season's Redis keys, so
     // a season read here as pending (its count 0 if dropped meanwhile) is found archived below, which wins.
-    const live = await rankings.seasons(board);
+    const live = await rotation.seasons(board);
     const pending = await Promise.all(
       [...live.ended].map(async ([season, times]) => ({
         season,
         startedAt: new Date(times.startedAt),
         endedAt: new Date(times.endedAt),
-        total: await rankings.endedCount(board, season),
+        total: await rotation.endedCount(board, season),
       })),
     );
     const archived = await archives.list(board.internalId);
@@ -114,7 +114,7 @@ export class SeasonService {
    * the others. The number of seasons this round ended.
    */
   async runDueResets(now = Date.now()): Promise<number> {
-    const { schedules, rankings, logger, announce } = this.deps;
+    const { schedules, rotation, logger, announce } = this.deps;
     const ids = await schedules.due(now);
     if (ids.length === 0) return 0;
     const looked: { internalId: number; ended?: { season: number; endedAt: number } }[] = [];
@@ -129,7 +129,7 @@ export class SeasonService {
       const board = boards ? boards.get(internalId) : { internalId };
       if (!board) return schedules.forget(internalId); // deleted
       try {
-        const outcome = await rankings.endIfDue(board);
+        const outcome = await rotation.endIfDue(board);
         looked.push({ internalId, ...(outcome.reset && { ended: outcome }) });
       } catch (error) {
         await failed(internalId, error);

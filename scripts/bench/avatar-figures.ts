@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.js';
 import type { Engine } from '../../engine/engine.js';
-import { median } from './results.js';
+import { median } from './median.js';
 
 export interface AvatarSizeCost {
   requests: number;

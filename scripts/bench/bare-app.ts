@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import express from 'express';
 import { loadConfig } from '../../engine/config.js';
 import { createRankingParts } from '../../engine/engine.js';
-import { createRedis } from '../../engine/redis.js';
+import { createRedis } from '../../engine/live/redis.js';
 
 /**
  * The ceiling: a bare Express 5 app with one trivial JSON GET and one JSON POST, run with the same

@@ -8,7 +8,7 @@ import { BENCH_BEFORE_DATABASE, databaseUrlFor } from './fixtures.js';
 import { runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { stop, type Started } from './processes.js';
-import { median } from './results.js';
+import { median } from './median.js';
 import { dropBenchDatabase } from './seed.js';
 import { SERVICE_SCENARIOS, type ScenarioContext } from './scenarios.js';
 import { freePort, startApi, type ServiceSetup } from './service.js';

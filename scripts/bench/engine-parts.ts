@@ -2,8 +2,8 @@ import type { Config } from '../../engine/config.js';
 import { createPool, type Pool } from '../../engine/db.js';
 import { createRankingParts } from '../../engine/engine.js';
 import type { PersistenceMarks } from '../../engine/persistence/marks.js';
-import type { Rankings } from '../../engine/ranking/rankings.js';
-import { createRedis, redisTarget, waitForRedis } from '../../engine/redis.js';
+import type { Rankings } from '../../engine/live/rankings.js';
+import { createRedis, redisTarget, waitForRedis } from '../../engine/live/redis.js';
 
 /**
  * What the bench drives beneath the services (the Engine has only use cases): its own pool for bulk

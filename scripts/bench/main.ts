@@ -10,7 +10,7 @@ import { createEngine, type Engine } from '../../engine/engine.js';
 import { openBenchParts, type BenchParts } from './engine-parts.js';
 import { createLogger } from '../../engine/logger.js';
 import { projectRoot } from '../../engine/paths.js';
-import { createRedis, waitForRedis } from '../../engine/redis.js';
+import { createRedis, waitForRedis } from '../../engine/live/redis.js';
 import { startCluster, stopCluster } from '../redis-cluster.js';
 import { ensureServices } from '../services.js';
 import { avatarSizeCost } from './avatar-figures.js';

@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
-import { leaderboardKeys } from '../../engine/keys.js';
+import { leaderboardKeys } from '../../engine/live/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
-import { chunks } from '../../engine/ranking/rankings.js';
+import { chunks } from '../../engine/live/rankings.js';
 import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS, playerId } from './fixtures.js';
 import { alternatingRounds, runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
-import { createThirdPartyKey } from './phases.js';
+import { createThirdPartyKey } from './third-party-key.js';
 import { stop, type Started } from './processes.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import { startApi, type ServiceSetup } from './service.js';

@@ -3,6 +3,7 @@ import { missingRun, runScenario } from './load.js';
 import type { BenchOptions } from './options.js';
 import { stop, type Started } from './processes.js';
 import type { BenchResults } from './results.js';
+import { createThirdPartyKey } from './third-party-key.js';
 import { BARE_SCENARIOS, selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { startApi, startBare, type ServiceSetup } from './service.js';
 import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
@@ -119,19 +120,4 @@ async function rankReadOverHttp(
     results.runs.push(run);
     results.rankRead[size] = { entries: 0, serverMicros: 0, wallMicros: 0, ...results.rankRead[size], rps: run.missing ? null : run.rps };
   }
-}
-
-/** A third-party key through the API (POST /api/v1/server/third_party_keys); null while that route is missing. */
-export async function createThirdPartyKey(setup: ServiceSetup, ctx: ScenarioContext): Promise<string | null> {
-  const response = await fetch(`http://127.0.0.1:${setup.apiPort}/api/v1/server/third_party_keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'secret-key': ctx.secretKey },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  const body = (await response.json().catch(() => ({}))) as { api_key?: string };
-  if (response.status === 201 && body.api_key) return body.api_key;
-  if (response.status === 404) return null;
-  // The route exists but failed: run the scenario anyway, so its errors show in the table.
-  process.stderr.write(`  creating a third-party key answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}\n`);
-  return 'tpk_not_created';
 }

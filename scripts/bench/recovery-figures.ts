@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { datasetKeysPrefix, keysUnder, leaderboardKeys, rebuildCursorKey } from '../../engine/keys.js';
-import { chunks } from '../../engine/ranking/rankings.js';
+import { datasetKeysPrefix, keysUnder, leaderboardKeys, rebuildCursorKey } from '../../engine/live/keys.js';
+import { chunks } from '../../engine/live/rankings.js';
 import type { BenchParts } from './engine-parts.js';
 import { sleep, stop, type Started } from './processes.js';
 import type { ScenarioContext } from './scenarios.js';

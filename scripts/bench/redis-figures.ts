@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { allMemberKeys, boardRetryKey, leaderboardKeys, requestRetryKey } from '../../engine/keys.js';
+import { allMemberKeys, boardRetryKey, leaderboardKeys, requestRetryKey } from '../../engine/live/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { randomBelow, playerId } from './fixtures.js';

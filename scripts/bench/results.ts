@@ -90,9 +90,3 @@ export function clusterPairs(results: BenchResults, label: string): [single: Sce
   }
   return pairs;
 }
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}

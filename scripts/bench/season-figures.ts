@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
-import { leaderboardKeys, seasonArchiveKeys } from '../../engine/keys.js';
+import { leaderboardKeys, endedSeasonKeys } from '../../engine/live/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { BENCH_PREFIX, BOARDS } from './fixtures.js';
 import { alternatingRounds, runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
-import { createThirdPartyKey } from './phases.js';
+import { createThirdPartyKey } from './third-party-key.js';
 import { sleep, stop, type Started } from './processes.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import { seedBoard } from './seed.js';
@@ -154,7 +154,7 @@ async function watchArchive(
   resetAt: number,
 ): Promise<Pick<SeasonFigures, 'archiveMs' | 'archiveStartMs' | 'redisDroppedMs'>> {
   const startedAtWall = Date.now() - (performance.now() - resetAt);
-  const archives = leaderboardKeys(BENCH_PREFIX, board.internalId).archives;
+  const endedSeasons = leaderboardKeys(BENCH_PREFIX, board.internalId).endedSeasons;
   let archiveMs: number | null = null;
   let archiveStartMs: number | null = null;
   let redisDroppedMs: number | null = null;
@@ -169,8 +169,8 @@ async function watchArchive(
         archiveStartMs = Math.max(0, rows[0].archived_at.getTime() - startedAtWall);
       }
     }
-    if (redisDroppedMs === null && (await redis.hexists(archives, '1')) === 0) {
-      const keysLeft = await redis.exists(seasonArchiveKeys(BENCH_PREFIX, board.internalId, 1).scores);
+    if (redisDroppedMs === null && (await redis.hexists(endedSeasons, '1')) === 0) {
+      const keysLeft = await redis.exists(endedSeasonKeys(BENCH_PREFIX, board.internalId, 1).scores);
       if (keysLeft === 0) redisDroppedMs = performance.now() - resetAt;
     }
     await sleep(100);

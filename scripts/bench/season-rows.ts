@@ -1,5 +1,5 @@
 import type { ScenarioRun } from './load.js';
-import { median } from './results.js';
+import { median } from './median.js';
 import type { SeasonFigures } from './season-figures.js';
 
 /** One line of the seasons table; `target` and `pass` absent for a figure only reported. */

@@ -5,9 +5,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard, LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
-import { leaderboardKeys, memberKey } from '../../engine/keys.js';
+import { leaderboardKeys, memberKey } from '../../engine/live/keys.js';
 import { dropDatabase } from '../../engine/db.js';
-import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/redis.js';
+import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/live/redis.js';
 import {
   BENCH_CLUSTER_DATABASE,
   BENCH_BEFORE_DATABASE,

@@ -1,4 +1,5 @@
-import { apiRun, bareFor, clusterPairs, median, type BenchResults } from './results.js';
+import { median } from './median.js';
+import { apiRun, bareFor, clusterPairs, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL, REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '../../engine/db.js';
-import { leaderboardKeys } from '../../engine/keys.js';
+import { leaderboardKeys } from '../../engine/live/keys.js';
 import { projectRoot } from '../../engine/paths.js';
 import { ensureServices } from '../services.js';
 import { nodeFlags } from '../node-flags.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Pool } from '../../engine/db.js';
-import { seasonArchiveKeys } from '../../engine/keys.js';
-import { SeasonStore } from '../../engine/seasons/season-store.js';
+import { endedSeasonKeys } from '../../engine/live/keys.js';
+import { SeasonArchiveStore } from '../../engine/seasons/season-archive-store.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createClan,
@@ -25,14 +25,14 @@ import { ReferenceBoard } from '../helpers/reference.js';
  * Moderation of archived seasons (CONTRACT 13): a ban hides a player's archived rows, an unban shows
  * them again, a removal withdraws one row, an erasure strips every row of the player; reads skip
  * withdrawn rows and show ranks and totals as if they had never been there, without renumbering the
- * stored rows. The changes go through SeasonStore (the moderation routes call it in their
+ * stored rows. The changes go through SeasonArchiveStore (the moderation routes call it in their
  * transactions); the reads through the public API, compared with a model of the season.
  */
 describe('archived seasons under moderation', () => {
   let game: TestGame;
   let worker: ServiceProcess;
   let bot: { 'Api-Key': string };
-  const archives = () => new SeasonStore(testStores().pool);
+  const archives = () => new SeasonArchiveStore(testStores().pool);
   before(async () => {
     worker = await startWorker();
     game = await createGame();
@@ -136,9 +136,9 @@ describe('archived seasons under moderation', () => {
     // The top player; one of three tied at 90 (the middle one) and one of two tied at 70; the top, the last tied 90 and a tied 30.
     const bans = [[ordered[0]!], [ordered[2]!, ordered[5]!], [ordered[0]!, ordered[3]!, ordered[10]!]];
     for (const banned of bans) {
-      for (const playerId of banned) await archives().hidePlayer(testStores().pool, game.gameId, playerId);
+      for (const playerId of banned) await archives().hidePlayer(game.gameId, playerId);
       await expectReadsWithout(leaderboard, players, model, new Set(banned));
-      for (const playerId of banned) await archives().showPlayer(testStores().pool, game.gameId, playerId);
+      for (const playerId of banned) await archives().showPlayer(game.gameId, playerId);
       expect(await everyRead(leaderboard, players), `after unbanning ${banned.join(', ')}`).to.deep.equal(before);
     }
   });
@@ -147,10 +147,10 @@ describe('archived seasons under moderation', () => {
     const { leaderboard, board, players, model } = await archivedSeason([5, 4, 3]);
     const other = await createGame();
     const target = players[1]!.playerId;
-    await archives().hidePlayer(testStores().pool, other.gameId, target);
+    await archives().hidePlayer(other.gameId, target);
     await expectReadsWithout(leaderboard, players, model, new Set());
-    await archives().hidePlayer(testStores().pool, game.gameId, target);
-    await archives().hidePlayer(testStores().pool, game.gameId, target);
+    await archives().hidePlayer(game.gameId, target);
+    await archives().hidePlayer(game.gameId, target);
     await expectReadsWithout(leaderboard, players, model, new Set([target]));
     const { rows } = await testStores().pool.query(
       'SELECT position, rank, withdrawn FROM season_entries WHERE leaderboard_internal_id = $1 AND season = 1 ORDER BY position',
@@ -166,16 +166,16 @@ describe('archived seasons under moderation', () => {
   it('when one archived score is removed, then reads skip it, a second removal finds nothing, and an unban does not bring it back', async () => {
     const { leaderboard, board, players, model } = await archivedSeason([50, 40, 40, 30]);
     const removed = model.ordered()[1]!.player;
-    expect(await archives().removeEntry(testStores().pool, board.internalId, 1, removed)).to.equal(true);
-    expect(await archives().removeEntry(testStores().pool, board.internalId, 1, removed)).to.equal(false);
-    expect(await archives().removeEntry(testStores().pool, board.internalId, 2, removed)).to.equal(false);
-    await archives().showPlayer(testStores().pool, game.gameId, removed);
+    expect(await archives().removeEntry(board.internalId, 1, removed)).to.equal(true);
+    expect(await archives().removeEntry(board.internalId, 1, removed)).to.equal(false);
+    expect(await archives().removeEntry(board.internalId, 2, removed)).to.equal(false);
+    await archives().showPlayer(game.gameId, removed);
     await expectReadsWithout(leaderboard, players, model, new Set([removed]));
     // A hidden row is not there to remove.
     const banned = model.ordered()[0]!.player;
-    await archives().hidePlayer(testStores().pool, game.gameId, banned);
-    expect(await archives().removeEntry(testStores().pool, board.internalId, 1, banned)).to.equal(false);
-    await archives().showPlayer(testStores().pool, game.gameId, banned);
+    await archives().hidePlayer(game.gameId, banned);
+    expect(await archives().removeEntry(board.internalId, 1, banned)).to.equal(false);
+    await archives().showPlayer(game.gameId, banned);
     await expectReadsWithout(leaderboard, players, model, new Set([removed]));
   });
 
@@ -187,9 +187,9 @@ describe('archived seasons under moderation', () => {
     await reportScores(game, secondBoard, [[erased, 9]]);
     await api().post(`/api/v1/server/leaderboards/${secondBoard}/reset`).set(secretKey(game)).expect(200);
     await waitForPersistence(await internalBoard(game, secondBoard));
-    await archives().hidePlayer(testStores().pool, game.gameId, erased.playerId); // erased whether hidden or not
+    await archives().hidePlayer(game.gameId, erased.playerId); // erased whether hidden or not
 
-    await archives().erasePlayer(testStores().pool, game.gameId, erased.playerId);
+    await archives().erasePlayer(game.gameId, erased.playerId);
     const { rows } = await testStores().pool.query<{ n: number }>('SELECT count(*)::int AS n FROM season_entries WHERE player_id = $1', [
       erased.playerId,
     ]);
@@ -208,7 +208,7 @@ describe('archived seasons under moderation', () => {
       metadata: null,
       withdrawn: 'erased',
     });
-    await archives().showPlayer(testStores().pool, game.gameId, erased.playerId);
+    await archives().showPlayer(game.gameId, erased.playerId);
     await expectReadsWithout(first.leaderboard, first.players, first.model, new Set([erased.playerId]));
     const page = await api().get(`/api/v1/third_party/leaderboards/${secondBoard}?season=1`).set(bot).expect(200);
     expect(asTuples(page.body.entries)).to.deep.equal([
@@ -237,7 +237,7 @@ describe('archived seasons under moderation', () => {
     await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
     expect(await redis.exists(keys(board).hidden)).to.equal(0);
     await waitForPersistence(board);
-    expect(await redis.exists(seasonArchiveKeys(testStores().prefix, board.internalId, 1).hidden)).to.equal(0);
+    expect(await redis.exists(endedSeasonKeys(testStores().prefix, board.internalId, 1).hidden)).to.equal(0);
     const { rows } = await pool.query(
       'SELECT player_id, rank, withdrawn FROM season_entries WHERE leaderboard_internal_id = $1 AND season = 1 ORDER BY position',
       [board.internalId],
@@ -248,7 +248,7 @@ describe('archived seasons under moderation', () => {
     await expectReadsWithout(leaderboard, players, model, new Set([banned.playerId]));
 
     await pool.query('UPDATE players SET banned_at = NULL WHERE id = $1', [banned.playerId]);
-    await archives().showPlayer(pool, game.gameId, banned.playerId);
+    await archives().showPlayer(game.gameId, banned.playerId);
     await expectReadsWithout(leaderboard, players, model, new Set());
     const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${banned.playerId}?season=1`).set(secretKey(game));
     expect(record.body).to.include({ score: 50, rank: 2, total: 5 });
@@ -269,8 +269,8 @@ describe('archived seasons under moderation', () => {
     await waitForPersistence(board);
     const standing = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${clan}?season=1`).set(bot).expect(200);
 
-    await archives().hidePlayer(testStores().pool, game.gameId, members[0]!.playerId);
-    await archives().erasePlayer(testStores().pool, game.gameId, members[2]!.playerId);
+    await archives().hidePlayer(game.gameId, members[0]!.playerId);
+    await archives().erasePlayer(game.gameId, members[2]!.playerId);
     const after = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}/clans/${clan}?season=1`).set(bot).expect(200);
     expect(after.body).to.deep.equal(standing.body);
     expect(standing.body).to.include({ score: 60, rank: 1, member_count: 3 });
@@ -302,7 +302,7 @@ describe('archived seasons under moderation', () => {
     const visible = rows - Math.floor(rows / 997);
     const offset = visible - 30;
 
-    const page = await new SeasonStore(pool).page(board.internalId, 1, 'players', offset, 50);
+    const page = await new SeasonArchiveStore(pool).page(board.internalId, 1, 'players', offset, 50);
     const expected = await pool.query<{ id: string; rank: number }>(
       `SELECT player_id AS id, (rank() OVER (ORDER BY score DESC))::int AS rank FROM season_entries
        WHERE leaderboard_internal_id = $1 AND season = 1 AND withdrawn IS NULL ORDER BY position OFFSET $2 LIMIT 50`,
@@ -315,8 +315,8 @@ describe('archived seasons under moderation', () => {
     // The very statement the store runs, planned and run on the real table.
     const statements: { text: string; values: unknown[] }[] = [];
     const recording = { query: async (text: string, values: unknown[]) => (statements.push({ text, values }), { rows: [] }) };
-    await new SeasonStore(recording as unknown as Pool).page(board.internalId, 1, 'players', offset, 50);
-    const record = await new SeasonStore(recording as unknown as Pool).entriesOf(board.internalId, 1, 'players', ['deep-99998']);
+    await new SeasonArchiveStore(recording as unknown as Pool).page(board.internalId, 1, 'players', offset, 50);
+    const record = await new SeasonArchiveStore(recording as unknown as Pool).entriesOf(board.internalId, 1, 'players', ['deep-99998']);
     expect(record).to.equal(undefined);
     for (const { text, values } of statements) {
       const { rows: explained } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(

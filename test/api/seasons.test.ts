@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { seasonArchiveKeys } from '../../engine/keys.js';
+import { endedSeasonKeys } from '../../engine/live/keys.js';
 import {
   createClan,
   createGame,
@@ -130,7 +130,7 @@ describe('seasons: reset, archive and reads of ended seasons', () => {
       board.internalId,
     ]);
     expect(rows).to.deep.equal([{ season: 1, total: 4 }]);
-    expect(await testStores().redis.exists(...Object.values(seasonArchiveKeys(testStores().prefix, board.internalId, 1)))).to.equal(0);
+    expect(await testStores().redis.exists(...Object.values(endedSeasonKeys(testStores().prefix, board.internalId, 1)))).to.equal(0);
     const archivedLater = await api()
       .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10&season=1`)
       .set(await thirdPartyKey(game))

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { dropDatabase } from '../../engine/db.js';
-import { unlinkKeysWithPrefix } from '../../engine/redis.js';
+import { unlinkKeysWithPrefix } from '../../engine/live/redis.js';
 import { testStores } from '../helpers/context.js';
 import { freePort, spawnEntryPoint, until } from '../helpers/processes.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';

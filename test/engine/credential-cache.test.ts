@@ -4,7 +4,7 @@ import { CredentialResolver } from '../../engine/auth/credential-resolver.js';
 import { ThirdPartyKeyStore } from '../../engine/auth/third-party-key-store.js';
 import { GameStore } from '../../engine/games/game-store.js';
 import { Invalidator } from '../../engine/invalidator.js';
-import { invalidationChannel } from '../../engine/keys.js';
+import { invalidationChannel } from '../../engine/live/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { TokenCodec } from '../../engine/tokens.js';
 import { api, testEngine, testStores } from '../helpers/context.js';
@@ -30,16 +30,20 @@ describe('the credential cache when the invalidation subscription drops', () => 
     const url = node ? `redis://${node.host}:${node.port}` : engine.config.redisUrl;
     subscriber = new Redis(url, { retryStrategy: () => 3000 });
     const subscriberId = await subscriber.client('ID');
-    const invalidator = new Invalidator(testStores().redis, invalidationChannel(engine.config.redisKeyPrefix), createLogger('silent'));
+    const invalidator = new Invalidator({
+      publisher: testStores().redis,
+      channel: invalidationChannel(engine.config.redisKeyPrefix),
+      logger: createLogger('silent'),
+    });
     await invalidator.listen(subscriber);
-    const resolver = new CredentialResolver(
-      new GameStore(testStores().pool),
-      new ThirdPartyKeyStore(testStores().pool),
-      new TokenCodec('a-token-secret-0123456789'),
-      'an-admin-token-0123456789',
+    const resolver = new CredentialResolver({
+      games: new GameStore(testStores().pool),
+      thirdPartyKeys: new ThirdPartyKeyStore(testStores().pool),
+      tokens: new TokenCodec('a-token-secret-0123456789'),
+      adminToken: 'an-admin-token-0123456789',
       invalidator,
-      async () => undefined, // no tokens are checked here
-    );
+      gameOfPlayer: async () => undefined, // no tokens are checked here
+    });
     expect((await resolver.thirdParty(key.api_key)).keyId).to.equal(key.key_id); // now cached
 
     const admin = new Redis(url);

@@ -7,10 +7,10 @@ import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
 import { createPool, type Pool } from '../../engine/db.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
-import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../../engine/keys.js';
+import { allMemberKeys, leaderboardKeys, memberKey, type LeaderboardKeys } from '../../engine/live/keys.js';
 import { createLogger } from '../../engine/logger.js';
 import { RateLimits } from '../../engine/rate-limits.js';
-import { createRedis, redisTarget, waitForRedis, type RedisClient } from '../../engine/redis.js';
+import { createRedis, redisTarget, waitForRedis, type RedisClient } from '../../engine/live/redis.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
 /**
@@ -91,7 +91,7 @@ export function api() {
 export function appWith(env: Record<string, string | undefined>): Express {
   const prefix = `${process.env.REDIS_KEY_PREFIX}-${randomUUID().slice(0, 8)}`.slice(-32);
   const config = loadConfig({ ...process.env, REDIS_KEY_PREFIX: prefix, ...env });
-  return createApp({ ...context().engine, config, rateLimits: new RateLimits(context().stores.redis, prefix) });
+  return createApp({ ...context().engine, config, rateLimits: new RateLimits({ redis: context().stores.redis, keyPrefix: prefix }) });
 }
 
 export async function closeTestEngine(): Promise<void> {

@@ -1,6 +1,6 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, type Redis } from 'ioredis';
-import { keysUnder, lockKey, resetScheduleKey } from '../../engine/keys.js';
+import { keysUnder, lockKey, resetScheduleKey } from '../../engine/live/keys.js';
 import { testStores } from './context.js';
 import { until } from './processes.js';
 
@@ -30,7 +30,7 @@ export async function pendingOf(board: { internalId: number }): Promise<number> 
   const [players, clans, seasons] = await Promise.all([
     redis.zcard(keys(board).dirty),
     redis.zcard(keys(board).dirtyClans),
-    redis.hlen(keys(board).archives),
+    redis.hlen(keys(board).endedSeasons),
   ]);
   return players + clans + seasons;
 }

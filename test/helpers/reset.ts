@@ -1,6 +1,6 @@
 import { loadConfig } from '../../engine/config.js';
 import { dropDatabase, ensureDatabase } from '../../engine/db.js';
-import { createRedis, redisTarget, unlinkKeysWithPrefix, waitForRedis } from '../../engine/redis.js';
+import { createRedis, redisTarget, unlinkKeysWithPrefix, waitForRedis } from '../../engine/live/redis.js';
 
 /**
  * Empties the suite's own database and Redis key prefix, so every run starts from nothing. What

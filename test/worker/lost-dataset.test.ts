@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { rebuildCursorKey } from '../../engine/keys.js';
+import { rebuildCursorKey } from '../../engine/live/keys.js';
 import { LeaderboardStore } from '../../engine/leaderboards/leaderboard-store.js';
 import { api, testStores } from '../helpers/context.js';
 import {

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { loadConfig } from '../../engine/config.js';
-import { datasetKeysPrefix, queuePrefix, rebuildCursorKey } from '../../engine/keys.js';
+import { datasetKeysPrefix, queuePrefix, rebuildCursorKey } from '../../engine/live/keys.js';
 import { PERSIST_JOB, PERSIST_JOB_OPTIONS, PERSIST_QUEUE } from '../../engine/persistence/persistence-queue.js';
 import { projectRoot } from '../../engine/paths.js';
-import { unlinkKeysWithPrefix } from '../../engine/redis.js';
+import { unlinkKeysWithPrefix } from '../../engine/live/redis.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createGame,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { datasetKeysPrefix, rebuildCursorKey, resetScheduleKey, seasonArchiveKeys } from '../../engine/keys.js';
-import { unlinkKeysWithPrefix } from '../../engine/redis.js';
+import { datasetKeysPrefix, rebuildCursorKey, resetScheduleKey, endedSeasonKeys } from '../../engine/live/keys.js';
+import { unlinkKeysWithPrefix } from '../../engine/live/redis.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createClan,
@@ -118,9 +118,9 @@ describe('seasons with the worker: resets under load, schedules, archives', func
       expect(rows.map((row) => row.season)).to.deep.equal([1, 2, 3]);
       // Only the current season is left in Redis.
       for (const season of [1, 2, 3]) {
-        expect(
-          await testStores().redis.exists(...Object.values(seasonArchiveKeys(testStores().prefix, board.internalId, season))),
-        ).to.equal(0);
+        expect(await testStores().redis.exists(...Object.values(endedSeasonKeys(testStores().prefix, board.internalId, season)))).to.equal(
+          0,
+        );
       }
     });
 
@@ -192,7 +192,7 @@ describe('seasons with the worker: resets under load, schedules, archives', func
     );
     // 150 entries share each score 0-999: the last position holds a 0, ranked below the 149,850 better scores.
     expect(last.rows[0]).to.deep.equal({ score: 0, rank: size - size / 1000 + 1 });
-    expect(await redis.exists(seasonArchiveKeys(testStores().prefix, board.internalId, 1).scores)).to.equal(0);
+    expect(await redis.exists(endedSeasonKeys(testStores().prefix, board.internalId, 1).scores)).to.equal(0);
   });
 
   it('when a one-minute schedule comes due with two workers running, then the season is reset once, within 5 s of the minute', async () => {

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { ConflictError, NotFoundError, ValidationError } from '../../../engine/errors.js';
 import type { Leaderboard, LeaderboardSettings } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
+import type { PlayerEntry } from '../../../engine/reads/leaderboard-reader.js';
 import type { ResetSchedule } from '../../../engine/seasons/schedule.js';
 import { nextResetAt } from '../../../engine/seasons/schedule.js';
 import { endpoint } from '../endpoint.js';

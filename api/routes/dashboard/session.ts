@@ -9,7 +9,7 @@ import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Game } from '../../../engine/games/game-store.js';
 import { constantTimeEqual } from '../../../engine/credentials.js';
-import { dashboardSessionPrefix } from '../../../engine/keys.js';
+import { dashboardSessionPrefix } from '../../../engine/live/keys.js';
 import type { Callers } from '../../middleware/auth.js';
 import { optional } from '../schemas.js';
 

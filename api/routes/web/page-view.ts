@@ -1,5 +1,5 @@
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { View } from '../../../engine/ranking/rankings.js';
+import type { Standings } from '../../../engine/live/types.js';
 import { avatarUrl } from '../../views.js';
 import { escapeHtml, formatScore } from './html.js';
 import { closeButton, shell } from './layout.js';
@@ -7,7 +7,7 @@ import type { Row } from './rows.js';
 
 export interface PageModel {
   leaderboard: Leaderboard;
-  view: View;
+  view: Standings;
   total: number;
   rows: Row[];
   viewerRow: Row | null;
@@ -21,7 +21,7 @@ export interface PageModel {
   script: string;
   close: string | null;
   /** The players/clans switch, on clan leaderboards only. */
-  tabs: Record<View, string> | null;
+  tabs: Record<Standings, string> | null;
   /** The season asked for (undefined: the current one); "more" reads the same. */
   season: number | undefined;
   /** The season shown, when it has ended (null for the current one). */
@@ -45,7 +45,7 @@ const initial = (name: string) => (Array.from(name.trim())[0] ?? '?').toUpperCas
 const plural = (n: number, one: string, many: string) => `${formatScore(n)} ${n === 1 ? one : many}`;
 
 /** One ranked line; the page's script builds the same structure for rows it loads later. */
-function rowHtml(row: Row, view: View, base: string): string {
+function rowHtml(row: Row, view: Standings, base: string): string {
   const classes = ['row', row.viewer ? 'me' : '', row.rank <= 3 ? `top top-${row.rank}` : ''].filter(Boolean).join(' ');
   const avatar =
     view === 'players'
@@ -61,8 +61,8 @@ function rowHtml(row: Row, view: View, base: string): string {
   );
 }
 
-function tabsHtml(tabs: Record<View, string>, view: View): string {
-  const tab = (which: View, label: string) =>
+function tabsHtml(tabs: Record<Standings, string>, view: Standings): string {
+  const tab = (which: Standings, label: string) =>
     `<a class="tab" href="${escapeHtml(tabs[which])}"${which === view ? ' aria-current="page"' : ''}>${label}</a>`;
   return `<nav class="tabs" aria-label="Ranking">${tab('players', 'Players')}${tab('clans', 'Clans')}</nav>`;
 }
@@ -87,7 +87,7 @@ function seasonsHtml(links: SeasonLink[]): string {
   return `<nav class="seasons" aria-label="Season"><details class="season-menu" id="seasons"><summary class="season-pick">${shown ? seasonLabel(shown) : 'Seasons'}${CHEVRON}</summary><ul class="season-list">${items}</ul></details></nav>`;
 }
 
-function emptyHtml(view: View, pastSeason: number | null): string {
+function emptyHtml(view: Standings, pastSeason: number | null): string {
   const [heading, text] =
     pastSeason === null
       ? ['No scores yet', view === 'clans' ? 'No clan is on the board yet.' : 'Be the first to get on the board!']

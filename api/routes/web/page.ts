@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Engine } from '../../../engine/engine.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { View } from '../../../engine/ranking/rankings.js';
+import type { Standings } from '../../../engine/live/types.js';
 import { endpoint } from '../endpoint.js';
 import { documentedAs, leaderboardParams, MAX_SEASON, object, optional, season as seasonQuery } from '../schemas.js';
 import { closeHref, hidesCloseButton, pageHref, setPageHeaders } from './html.js';
@@ -98,7 +98,7 @@ export const pageEndpoint = endpoint({
   async handler({ params, query, caller: { viewer }, app: { engine, assets, base }, req, res }) {
     const leaderboard = await engine.leaderboards.get(viewer.gameId, params.leaderboard_id);
     // An unknown view, or clans on an individual leaderboard, shows the players: a page never fails on it.
-    const view: View = query.view === 'clans' && leaderboard.type === 'clan' ? 'clans' : 'players';
+    const view: Standings = query.view === 'clans' && leaderboard.type === 'clan' ? 'clans' : 'players';
     const season = askedSeason(query.season);
     const [first, viewerRow, seasons] = await Promise.all([
       readRows(engine, viewer, leaderboard.id, view, 0, PAGE_SIZE, season),

@@ -1,8 +1,8 @@
 import type { Engine } from '../../../engine/engine.js';
 import { AppError } from '../../../engine/errors.js';
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
-import type { ClanEntry, PlayerEntry } from '../../../engine/ranking/leaderboard-reader.js';
-import type { AskedSeason, View } from '../../../engine/ranking/rankings.js';
+import type { ClanEntry, PlayerEntry } from '../../../engine/reads/leaderboard-reader.js';
+import type { AskedSeason, Standings } from '../../../engine/live/types.js';
 
 import type { Viewer } from '../../middleware/auth.js';
 
@@ -21,7 +21,7 @@ export interface Row {
 
 export interface Rows {
   leaderboard: Leaderboard;
-  view: View;
+  view: Standings;
   total: number;
   rows: Row[];
 }
@@ -30,7 +30,13 @@ export interface Rows {
  * The viewer's side of the view: themself, or their clan (null when they have none). In an asked
  * season, the clan they scored for that season (an archive keeps it) when they scored then.
  */
-async function viewerKey(engine: Engine, viewer: Viewer, leaderboardId: string, view: View, season: AskedSeason): Promise<string | null> {
+async function viewerKey(
+  engine: Engine,
+  viewer: Viewer,
+  leaderboardId: string,
+  view: Standings,
+  season: AskedSeason,
+): Promise<string | null> {
   if (view === 'players') return viewer.playerId;
   if (season !== undefined) {
     const own = await ownEntry(engine, viewer, leaderboardId, season);
@@ -71,7 +77,7 @@ export async function readRows(
   engine: Engine,
   viewer: Viewer,
   leaderboardId: string,
-  view: View,
+  view: Standings,
   offset: number,
   limit: number,
   season?: AskedSeason,
@@ -88,7 +94,7 @@ export async function readViewerRow(
   engine: Engine,
   viewer: Viewer,
   leaderboardId: string,
-  view: View,
+  view: Standings,
   season?: AskedSeason,
 ): Promise<Row | null> {
   try {

@@ -1,0 +1,60 @@
+import { UnavailableError } from '../errors.js';
+
+/** Rebuilds a board's live state from PostgreSQL (the recovery above this layer provides it). */
+export type Recover = (board: { internalId: number }) => Promise<void>;
+
+/** Ends a board's season `season` at its scheduled reset (the season rotation provides it). */
+export type EndDueSeason = (board: { internalId: number; seasonStartedAt?: Date }, season: number) => Promise<unknown>;
+
+/** What a script's LBMISSING or LBDUE error asks for (engine/live/scripts/includes/live-season.lua). */
+function liveStateRequest(error: unknown): { missing: true } | { dueSeason: number } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = /^LB(MISSING|DUE)\b(?: (\d+))?/.exec(error.message);
+  if (!match) return undefined;
+  return match[1] === 'MISSING' ? { missing: true } : { dueSeason: Number(match[2]) };
+}
+
+/** How many times one call may find its board missing or due before it answers 503. */
+const LIVE_STATE_ATTEMPTS = 3;
+
+const rebuilding = () => new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.');
+
+/**
+ * Runs calls on a board's live state. A board that lost it (LBMISSING) is rebuilt first, and a
+ * season that reached its scheduled reset (LBDUE) is ended first; then the call is asked again.
+ * Both are injected: the recovery lives above this layer, the season rotation beside it.
+ */
+export class LiveStateGuard {
+  private recoverBoard: Recover = () => Promise.reject(rebuilding());
+  private endDue: EndDueSeason = () => Promise.reject(rebuilding());
+
+  /** How a board that lost its live state is rebuilt before a call on it is asked again. */
+  recoverWith(recover: Recover): void {
+    this.recoverBoard = recover;
+  }
+
+  /** How a season that reached its scheduled reset is ended before a call on it is asked again. */
+  endDueWith(endDue: EndDueSeason): void {
+    this.endDue = endDue;
+  }
+
+  /** Rebuilds the board's live state (or waits for the process rebuilding it). */
+  recover(board: { internalId: number }): Promise<void> {
+    return this.recoverBoard(board);
+  }
+
+  /** The script stopped before touching anything, so asking again is safe. */
+  async run<T>(board: { internalId: number; seasonStartedAt?: Date }, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const request = liveStateRequest(error);
+        if (!request) throw error;
+        if (attempt >= LIVE_STATE_ATTEMPTS) throw rebuilding();
+        if ('missing' in request) await this.recoverBoard(board);
+        else await this.endDue(board, request.dueSeason);
+      }
+    }
+  }
+}

@@ -1,0 +1,320 @@
+import { ConflictError, ForbiddenError, ValidationError, type AppError } from '../errors.js';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from './redis.js';
+import {
+  allMemberKeys,
+  leaderboardKeys,
+  markPreparedKeys,
+  mergeScoresKeys,
+  moderateEntryKeys,
+  readAroundKeys,
+  readRangeKeys,
+  reconcileClanKeys,
+  reportScoreKeys,
+  scoresOfKeys,
+  setClansKeys,
+  type LeaderboardKeys,
+} from './keys.js';
+import type { LiveDeps } from './live-deps.js';
+import type { LiveStateGuard } from './live-state-guard.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
+import type { AskedSeason, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, Standings } from './types.js';
+
+/** What a report carries besides its score. */
+export interface ReportExtras {
+  /** The metadata as compact JSON; absent for none. */
+  metadata?: string;
+  /** The request's Idempotency-Key record (RetryRecords): its scope's digest and the request's fingerprint. */
+  retry?: { digest: string; fingerprint: string; ttlMs: number };
+}
+
+/** Why the report script applied nothing, by its reason code. */
+const REFUSALS: Record<number, () => AppError> = {
+  2: () => new ConflictError('This Idempotency-Key was used with another request.'),
+  3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
+  4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
+};
+
+/** What moderateEntry does to a player's entry on one board. */
+export type Moderation = 'ban' | 'unban' | 'remove';
+
+export interface ReportOutcome {
+  /** The score the player holds after the report. */
+  best: string;
+  /** Whether the report changed it. */
+  improved: boolean;
+  rank: number;
+  total: number;
+  needsPersistence: boolean;
+  /** The season the report counted in. */
+  season: number;
+}
+
+/**
+ * The live rankings in Redis: a board's reads and writes. Every method is one Lua script call (one
+ * round trip, one atomic step, one Cluster slot), run through the live-state guard; ranks are
+ * competition ranks computed inside the scripts. Scripts that mark changes for persistence run after
+ * the board is in the pending index (PersistenceHooks). Seasons end in engine/live/season-rotation.ts.
+ */
+export class Rankings {
+  private readonly redis: RedisClient;
+  private readonly prefix: string;
+  private readonly persistence: PersistenceHooks;
+  private readonly guard: LiveStateGuard;
+
+  constructor({ redis, prefix, persistence, guard }: LiveDeps) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.persistence = persistence;
+    this.guard = guard;
+  }
+
+  private keys(board: { internalId: number }): LeaderboardKeys {
+    return leaderboardKeys(this.prefix, board.internalId);
+  }
+
+  private allMemberKeys(board: { internalId: number }): string[] {
+    return allMemberKeys(this.prefix, board.internalId);
+  }
+
+  /** Applies a report by the board's rule; nothing is applied when it throws (see REFUSALS). */
+  async report(board: ReportedBoard, playerId: string, score: number, extras: ReportExtras = {}): Promise<ReportOutcome> {
+    const touching = this.persistence.beforeMarking(board);
+    if (touching) await touching;
+    const { retry } = extras;
+    const keys = reportScoreKeys(this.prefix, board.internalId, playerId, retry?.digest);
+    const call = () =>
+      this.redis.reportScore(
+        ...keys,
+        playerId,
+        String(score),
+        board.sortOrder,
+        QUEUED_FLAG_TTL_MS,
+        board.updateStrategy,
+        extras.metadata ?? '',
+        retry?.fingerprint ?? '',
+        retry?.ttlMs ?? 0,
+      );
+    const reply = await this.guard.run(board, call);
+    if (reply.length === 1) throw REFUSALS[reply[0]]!();
+    const [best, improved, rank, total, needsJob, season] = reply;
+    return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
+  }
+
+  /**
+   * Bans, unbans or removes the player's entry on each board (one atomic script per board, each in
+   * its own slot); for each board, whether it changed anything (a removal: whether there was a score).
+   */
+  async moderate(boards: { internalId: number }[], playerId: string, action: Moderation): Promise<boolean[]> {
+    await this.persistence.beforeMarkingAll(boards);
+    const done: boolean[] = [];
+    for (const chunk of chunks(boards, 500)) {
+      const replies = await Promise.all(chunk.map((board) => this.guard.run(board, () => this.moderateEntry(board, playerId, action))));
+      await this.persistence.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
+      done.push(...replies.map(([changed]) => changed === 1));
+    }
+    return done;
+  }
+
+  /**
+   * Bans the given players on a board being prepared (a new or rebuilt board takes the game's bans
+   * before its scores, while its live state is not whole yet).
+   */
+  async banOnPreparing(board: { internalId: number }, playerIds: string[]): Promise<void> {
+    await this.persistence.beforeMarkingAll([board]);
+    const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban', 'preparing')));
+    if (replies.some(([, needsJob]) => needsJob === 1)) await this.persistence.requestJobs([board.internalId]);
+  }
+
+  /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
+  private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation, preparing = ''): Promise<[number, number]> {
+    const keys = moderateEntryKeys(this.prefix, board.internalId, playerId);
+    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing);
+  }
+
+  /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
+  async scoresOf(
+    board: RankedBoard,
+    view: Standings,
+    ids: string[],
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
+    const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
+    if (reply === -1) return null;
+    const entries = ids.map((id, i) => {
+      const score = String(reply[1 + 3 * i]);
+      return score === '' ? undefined : { id, score, rank: Number(reply[2 + 3 * i]), metadata: String(reply[3 + 3 * i]) };
+    });
+    return { total: Number(reply[0]), entries };
+  }
+
+  async page(
+    board: RankedBoard,
+    view: Standings,
+    offset: number,
+    limit: number,
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: RankedEntry[] } | null> {
+    const keys = readRangeKeys(this.prefix, board.internalId, view, season);
+    const reply = await this.guard.run(board, () =>
+      this.redis.readRange(...keys, board.sortOrder, offset, offset + limit - 1, season ?? '', view),
+    );
+    if (reply === -1) return null;
+    return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
+  }
+
+  /** The player's entry with up to `range` entries above and below, or undefined without a score. */
+  async around(
+    board: RankedBoard,
+    playerId: string,
+    range: number,
+    season?: AskedSeason,
+  ): Promise<{ total: number; entries: RankedEntry[] } | undefined | null> {
+    const keys = readAroundKeys(this.prefix, board.internalId, season);
+    const reply = await this.guard.run(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
+    if (reply === -1) return null;
+    if (!reply) return undefined;
+    return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
+  }
+
+  /** The player's current score on the board, or undefined. */
+  async heldScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
+    const entry = (await this.scoresOf(board, 'players', [playerId]))?.entries[0];
+    return entry && Number(entry.score);
+  }
+
+  /** The score a banned player holds on the board out of the ranking, or undefined. */
+  async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
+    const keys = scoresOfKeys(this.prefix, board.internalId, 'hidden', undefined);
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
+    const score = reply === -1 ? '' : String(reply[1]);
+    return score === '' ? undefined : Number(score);
+  }
+
+  /**
+   * Sets clan memberships on a clan leaderboard, moving best scores between clan totals (`preparing`:
+   * the board's preparation sets them, before its live state is whole).
+   */
+  async setClans(
+    board: { internalId: number },
+    memberships: [playerId: string, clanId: string | null][],
+    preparing = false,
+  ): Promise<void> {
+    await this.persistence.beforeMarkingAll([board]);
+    for (const chunk of chunks(memberships, 1000)) {
+      const keys = setClansKeys(
+        this.prefix,
+        board.internalId,
+        chunk.map(([player]) => player),
+      );
+      const pairs = chunk.flatMap(([player, clan]) => [player, clan ?? '']);
+      const call = () => this.alone((pipeline) => pipeline.setClans(String(keys.length), ...keys, preparing ? 'preparing' : '', ...pairs));
+      await (preparing ? call() : this.guard.run(board, call));
+    }
+  }
+
+  /** Recomputes a clan's total from its members' best scores; true when it had drifted. */
+  async reconcileClan(board: { internalId: number }, clanId: string, memberIds: string[]): Promise<boolean> {
+    await this.persistence.beforeMarkingAll([board]);
+    const keys = reconcileClanKeys(this.prefix, board.internalId, memberIds);
+    const repaired = await this.guard.run(board, () =>
+      this.alone<number>((pipeline) => pipeline.reconcileClan(String(keys.length), ...keys, clanId, ...memberIds)),
+    );
+    return repaired === 1;
+  }
+
+  /**
+   * Merges persisted scores of the given season back into the live ranking (rebuild): the better one
+   * on best boards, only missing ones on latest and sum boards (Redis holds their newest values).
+   * False, with nothing merged, once the board has moved on to another season.
+   */
+  async merge(board: ReportedBoard, season: number, scores: PersistedScore[]): Promise<boolean> {
+    await this.persistence.beforeMarkingAll([board]);
+    for (const chunk of chunks(scores, 2000)) {
+      const keys = mergeScoresKeys(
+        this.prefix,
+        board.internalId,
+        chunk.map(({ playerId }) => playerId),
+      );
+      const merged = await this.alone<number>((pipeline) =>
+        pipeline.mergeScores(
+          String(keys.length),
+          ...keys,
+          board.sortOrder,
+          season,
+          board.updateStrategy === 'best' ? 'best' : 'missing',
+          ...chunk.flatMap(({ playerId, score, metadata }) => [playerId, String(score), metadata]),
+        ),
+      );
+      if (merged === -1) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Marks the board's live state whole, the last step of its preparation: from then on it answers
+   * (engine/live/scripts/includes/live-season.lua). False when it already was.
+   */
+  async markPrepared(board: SeasonedBoard): Promise<boolean> {
+    const marked = await this.redis.markPrepared(
+      ...markPreparedKeys(this.prefix, board.internalId),
+      board.season,
+      board.seasonStartedAt.getTime(),
+    );
+    return marked === 1;
+  }
+
+  /** Whether Redis holds the board's live state (its preparation is complete). */
+  async isPrepared(board: { internalId: number }): Promise<boolean> {
+    return (await this.redis.exists(this.keys(board).season)) === 1;
+  }
+
+  /** Every clan with a total on a clan leaderboard. */
+  rankedClans(board: { internalId: number }): Promise<string[]> {
+    return this.redis.zrange(this.keys(board).clans, '0', '-1');
+  }
+
+  /** The live clan memberships of a clan leaderboard, player -> clan id. */
+  async memberships(board: { internalId: number }): Promise<Map<string, string>> {
+    const clanIds = await this.redis.hgetall(this.keys(board).clanIds);
+    const memberships = new Map<string, string>();
+    for (const keys of chunks(this.allMemberKeys(board), 512)) {
+      for (const hash of await Promise.all(keys.map((key) => this.redis.hgetall(key)))) {
+        for (const [player, number] of Object.entries(hash)) memberships.set(player, clanIds[number]!);
+      }
+    }
+    return memberships;
+  }
+
+  /**
+   * Runs one script whose key count leads its arguments (setClans, reconcileClan, mergeScores) in a
+   * pipeline of its own. On Cluster, ioredis's auto-pipelining groups a command by its first argument
+   * taken as a key, here the count: batched with commands of another node, the whole batch failed.
+   * An explicit pipeline is routed by the script's real keys.
+   */
+  private async alone<T = unknown>(script: (pipeline: ChainableCommander) => ChainableCommander): Promise<T> {
+    const [[error, result]] = (await script(this.redis.pipeline()).exec()) as [Error | null, unknown][] as [[Error | null, T]];
+    if (error) throw error;
+    return result;
+  }
+}
+
+/** Turns a page reply ({firstRank, member, score, metadata, ...}) into entries with competition ranks. */
+function withRanks(reply: (string | number)[], startPosition: number): RankedEntry[] {
+  const entries: RankedEntry[] = [];
+  let rank = Number(reply[0]);
+  for (let i = 1; i < reply.length; i += 3) {
+    const score = String(reply[i + 1]);
+    const previous = entries[entries.length - 1];
+    if (previous && previous.score !== score) rank = startPosition + entries.length + 1;
+    entries.push({ id: String(reply[i]), score, rank, metadata: String(reply[i + 2]) });
+  }
+  return entries;
+}
+
+export function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}

@@ -1,0 +1,73 @@
+--[[
+  Bans, unbans or removes one player's entry on one board in one atomic step, moving the clan total
+  as a report would, so every read sees the board either before or after it (the others' ranks and
+  the total close up in the same step).
+
+  A ban keeps the player in `banned` (the report script refuses them from then on) and moves their
+  score out of the ranking into `hidden`, where it waits, persisted as ever, for the unban to put it
+  back with its clan contribution. A removal drops the score, wherever it is, and marks the player
+  for persistence with a new version: PostgreSQL deletes its row up to that version, and any later
+  score of the player is written with it, so a job that claimed the old score cannot bring it back.
+
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 member (the player's member key), 9 banned,
+        10 hidden, 11 metadata, 12 versions, 13 dirty, 14 queued, 15 season
+  ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms), 4 'preparing' when the
+        board's preparation bans (its live state is not whole yet), else ''
+  Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
+         player's state on this board; a removal when there was a score to remove; or the error
+         LBMISSING or LBDUE (includes/live-season)
+]]
+-- @include "clock"
+-- @include "clan-totals"
+-- @include "live-season"
+
+local K = clanKeys()
+local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
+local player, action = ARGV[1], ARGV[2]
+if ARGV[4] ~= 'preparing' then liveSeason(KEYS[15]) end
+local clock = serverClock()
+
+-- Moves the player's clan total by a score entering (1) or leaving (-1) the ranking.
+local function moveClanTotal(score, direction)
+  local clan = clanOf(K, memberKey, player)
+  if clan then adjustClan(K, clan, direction * tonumber(score), direction, clock) end
+end
+
+local done = false
+if action == 'ban' then
+  done = redis.call('SADD', banned, player) == 1
+  local score = done and redis.call('ZSCORE', K.scores, player)
+  if score then
+    redis.call('ZREM', K.scores, player)
+    moveClanTotal(score, -1)
+    redis.call('HSET', hidden, player, score)
+  end
+elseif action == 'unban' then
+  done = redis.call('SREM', banned, player) == 1
+  local score = done and redis.call('HGET', hidden, player)
+  if score then
+    redis.call('HDEL', hidden, player)
+    redis.call('ZADD', K.scores, score, player)
+    moveClanTotal(score, 1)
+  end
+else
+  local score = redis.call('ZSCORE', K.scores, player)
+  if score then
+    redis.call('ZREM', K.scores, player)
+    moveClanTotal(score, -1)
+    done = true
+  else
+    done = redis.call('HDEL', hidden, player) == 1
+  end
+  if done then
+    redis.call('HDEL', metadata, player)
+    redis.call('HSET', versions, player, nextVersion(K, clock))
+    redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  end
+end
+
+local needsJob = 0
+if done and redis.call('ZCARD', dirty) + redis.call('ZCARD', K.dirtyClans) > 0 and redis.call('SET', queued, '1', 'NX', 'PX', ARGV[3]) then
+  needsJob = 1
+end
+return { done and 1 or 0, needsJob }

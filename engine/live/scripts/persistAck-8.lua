@@ -1,0 +1,45 @@
+--[[
+  Clears the persistence marks of values now in PostgreSQL. A mark whose value changed since the
+  claim stays, so the change arriving during the write is persisted by the next round. A clan's
+  version goes with its mark: the board's version clock keeps the next one above it.
+
+  A season that ended since the claim took its marks with it (its archive holds the values): the
+  marks now present are the new season's, and none of them is cleared.
+
+  An entry is cleared when both its score (ranked or hidden by a ban; '' when removed) and its
+  version are still the claimed ones: a latest or sum entry's version changes with every report (its
+  value may come back to the claimed one with other metadata), a best entry's score with every
+  improvement (which brings its metadata), and a removal gives the entry a new version.
+
+  KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season, 7 versions, 8 hidden
+  ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version triples
+        (version '' when the entry has none), then clan/version pairs
+  Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
+]]
+-- @include "live-season"
+
+local n = tonumber(ARGV[2])
+local last = 2 + 3 * n
+local season = redis.call('GET', KEYS[6])
+if (season and parseSeason(season) or '') ~= ARGV[1] then
+  return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
+end
+for i = 3, last, 3 do
+  local player, version = ARGV[i], ARGV[i + 2]
+  local held = redis.call('ZSCORE', KEYS[2], player) or redis.call('HGET', KEYS[8], player) or ''
+  if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version then
+    redis.call('ZREM', KEYS[1], player)
+    if version ~= '' then redis.call('HDEL', KEYS[7], player) end
+  end
+end
+for i = last + 1, #ARGV, 2 do
+  if (redis.call('HGET', KEYS[4], ARGV[i]) or '0') == ARGV[i + 1] then
+    redis.call('ZREM', KEYS[3], ARGV[i])
+    redis.call('HDEL', KEYS[4], ARGV[i])
+  end
+end
+local left = redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3])
+if left == 0 then
+  redis.call('DEL', KEYS[5])
+end
+return left

@@ -1,0 +1,72 @@
+--[[
+  Ends the current season in one atomic step: its rankings move aside under the ended season's
+  keys (a RENAME: no per-entry work), the live rankings start empty, clan totals start over
+  (memberships stay), and the season number moves on. Every report runs wholly before or after.
+  The ended season waits in `endedSeasons` until the worker has written it to PostgreSQL.
+
+  A scheduled reset ends the season at its scheduled instant, the one the season key holds,
+  whenever it is carried out: the first script that finds the instant past stops with LBDUE and
+  its caller asks for this reset ('due'); the worker asks for it on boards nobody touches. Instants
+  the board has passed over meanwhile (no worker ran) make one reset, not one each. The next
+  instant comes from the board's scheduled resets, which the worker keeps filled (scheduleResets).
+
+  KEYS: 1-7 clanKeys (includes/clan-totals), 8 dirty, 9 queued, 10 season, 11 seasonStarted,
+        12 endedSeasons, 13 scheduledResets, 14 metadata, 15 versions,
+        16 hidden (banned players' scores), 17 endedScores, 18 endedClans, 19 endedMetadata,
+        20 endedHidden (17-20 named for the season the caller expects to end)
+  ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
+        instant, it is that scheduled reset) or 'due' (only the scheduled reset, once its instant has
+        come), 3 when PostgreSQL says the current season started (ms; taken when Redis has no time,
+        before the board's first reset), 4 queued-flag lifetime (ms)
+  Reply: { 1, new season, needs a persistence job (0|1), ended at (ms) } once reset;
+         { 0, current season } when the current season is not the expected one (nothing changed);
+         { 2, current season } ('due' only) when no scheduled reset is due (nothing changed);
+         or the error LBMISSING (includes/live-season)
+]]
+-- @include "clock"
+-- @include "clan-totals"
+-- @include "live-season"
+
+local K = clanKeys()
+local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
+local value = redis.call('GET', seasonKey)
+if not value then
+  error(redis.error_reply('LBMISSING the leaderboard has no live state: it is rebuilt from PostgreSQL'))
+end
+local current, due = parseSeason(value)
+local clock = serverClock()
+local isDue = due ~= nil and clock.ms >= due
+if ARGV[2] == 'due' and not isDue then
+  return { 2, tonumber(current) }
+end
+if current ~= ARGV[1] then
+  return { 0, tonumber(current) }
+end
+
+local endedAt = isDue and due or clock.ms
+local started = redis.call('GET', startedKey) or ARGV[3]
+if redis.call('EXISTS', K.scores) == 1 then redis.call('RENAME', K.scores, KEYS[17]) end
+if redis.call('EXISTS', K.clans) == 1 then redis.call('RENAME', K.clans, KEYS[18]) end
+if redis.call('EXISTS', KEYS[14]) == 1 then redis.call('RENAME', KEYS[14], KEYS[19]) end
+-- Banned players' scores belong to the season too: archived with it as hidden rows (an unban shows them).
+if redis.call('EXISTS', KEYS[16]) == 1 then redis.call('RENAME', KEYS[16], KEYS[20]) end
+-- The ended season's unpersisted changes are in its archive: their marks go with it.
+redis.call('DEL', dirty, K.dirtyClans, K.clanVersions, KEYS[15])
+-- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
+local numbered = redis.call('HGETALL', K.clanIds)
+for i = 1, #numbered, 2 do
+  setClanCount(K, numbered[i + 1], numbered[i], 0)
+end
+redis.call('HSET', endedSeasons, current, started .. ':' .. string.format('%.0f', endedAt))
+
+-- The next scheduled instant: a reset asked for keeps it; a scheduled one moves past every instant up to now.
+local nextDue = due and string.format('%.0f', due)
+if isDue then
+  redis.call('ZREMRANGEBYSCORE', scheduled, '-inf', clock.ms)
+  nextDue = redis.call('ZRANGE', scheduled, 0, 0)[1]
+end
+local next = tonumber(current) + 1
+redis.call('SET', seasonKey, next .. (nextDue and (':' .. nextDue) or ''))
+redis.call('SET', startedKey, string.format('%.0f', endedAt))
+local needsJob = redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) and 1 or 0
+return { 1, next, needsJob, endedAt }

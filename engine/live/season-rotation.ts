@@ -1,0 +1,193 @@
+import type { RedisClient } from './redis.js';
+import {
+  allMemberKeys,
+  endedSeasonKeys,
+  leaderboardKeys,
+  readSeasonsKeys,
+  resetSeasonKeys,
+  scheduleResetsKeys,
+  type LeaderboardKeys,
+} from './keys.js';
+import type { LiveDeps } from './live-deps.js';
+import type { LiveStateGuard } from './live-state-guard.js';
+import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
+import type { SortOrder } from './types.js';
+
+export type ResetOutcome =
+  { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
+
+/** Which reset: one asked for now, or only the board's scheduled reset once its instant has come. */
+export type ResetKind = 'now' | 'due';
+
+/** What Redis holds of a board's seasons: the current one and the ended ones awaiting their archive. */
+export interface LiveSeasons {
+  season: number;
+  startedAt: Date;
+  /** Ranked players of the current season. */
+  total: number;
+  /** Ended seasons not yet archived: season -> started and ended (ms). */
+  ended: Map<number, { startedAt: number; endedAt: number }>;
+}
+
+/**
+ * Seasons in Redis: a board's current season and its scheduled resets, the reset that ends a
+ * season (one script: the rankings move aside under the ended season's keys), and the ended seasons
+ * kept until the worker has archived them to PostgreSQL, then dropped.
+ */
+export class SeasonRotation {
+  private readonly redis: RedisClient;
+  private readonly prefix: string;
+  private readonly persistence: PersistenceHooks;
+  private readonly guard: LiveStateGuard;
+
+  constructor({ redis, prefix, persistence, guard }: LiveDeps) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.persistence = persistence;
+    this.guard = guard;
+  }
+
+  private keys(board: { internalId: number }): LeaderboardKeys {
+    return leaderboardKeys(this.prefix, board.internalId);
+  }
+
+  /** The current season, when it started, its ranked players and the ended seasons awaiting their archive. */
+  async seasons(board: { internalId: number; seasonStartedAt?: Date }): Promise<LiveSeasons> {
+    const keys = readSeasonsKeys(this.prefix, board.internalId);
+    const started = board.seasonStartedAt?.getTime() ?? 0;
+    const reply = await this.guard.run(board, () => this.redis.readSeasons(...keys, started));
+    const ended = new Map<number, { startedAt: number; endedAt: number }>();
+    for (let i = 3; i < reply.length; i += 2) {
+      const [startedAt, endedAt] = String(reply[i + 1])
+        .split(':')
+        .map(Number);
+      ended.set(Number(reply[i]), { startedAt: startedAt!, endedAt: endedAt! });
+    }
+    return { season: Number(reply[0]), startedAt: new Date(Number(reply[1])), total: Number(reply[2]), ended };
+  }
+
+  /**
+   * Replaces the board's coming scheduled resets with the given instants (ms, ascending; none
+   * without a schedule), or (`add`) adds them to those it keeps; its next one, or undefined.
+   */
+  async scheduleResets(board: { internalId: number }, instants: number[], how: 'replace' | 'add' = 'replace'): Promise<number | undefined> {
+    const next = await this.redis.scheduleResets(...scheduleResetsKeys(this.prefix, board.internalId), how, ...instants);
+    return next === null ? undefined : next;
+  }
+
+  /** How many coming scheduled resets the board keeps, and the last of them (ms; 0 for none). */
+  async scheduledResets(board: { internalId: number }): Promise<{ count: number; last: number }> {
+    const key = this.keys(board).scheduledResets;
+    const [count, last] = await Promise.all([this.redis.zcard(key), this.redis.zrange(key, '-1', '-1')]);
+    return { count, last: Number(last[0] ?? 0) };
+  }
+
+  /**
+   * Ends the season `expected` (the current one, as the caller believes) in one atomic step: now,
+   * or (`due`) only when its scheduled reset has come, at the scheduled instant; its archive is
+   * asked of the worker (which also tells PostgreSQL of a reset nobody told it of).
+   */
+  async reset(board: { internalId: number; seasonStartedAt?: Date }, expected: number, kind: ResetKind = 'now'): Promise<ResetOutcome> {
+    await this.persistence.beforeMarking(board);
+    const keys = resetSeasonKeys(this.prefix, board.internalId, expected);
+    const [status, season, needsJob, endedAt] = await this.guard.run(board, () =>
+      this.redis.resetSeason(...keys, expected, kind, board.seasonStartedAt?.getTime() ?? 0, QUEUED_FLAG_TTL_MS),
+    );
+    if (status !== 1) return { reset: false, season: season!, notDue: status === 2 };
+    if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
+    return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
+  }
+
+  /**
+   * Ends the current season if its scheduled reset has come (the worker's look at boards nobody
+   * touches). Not reset when it was not due, or when another process ended it first.
+   */
+  async endIfDue(board: { internalId: number; seasonStartedAt?: Date }): Promise<ResetOutcome> {
+    let value = await this.redis.get(this.keys(board).season);
+    if (value === null) {
+      await this.guard.recover(board);
+      value = (await this.redis.get(this.keys(board).season)) ?? '';
+    }
+    return this.reset(board, Number.parseInt(value, 10), 'due');
+  }
+
+  /** Ranked players of an ended season still held in Redis. */
+  endedCount(board: { internalId: number }, season: number): Promise<number> {
+    return this.redis.zcard(endedSeasonKeys(this.prefix, board.internalId, season).scores);
+  }
+
+  /** Seasons reset in Redis and not yet archived: season -> started and ended (ms). */
+  async endedSeasons(board: { internalId: number }): Promise<Map<number, { startedAt: number; endedAt: number }>> {
+    const pending = new Map<number, { startedAt: number; endedAt: number }>();
+    for (const [season, times] of Object.entries(await this.redis.hgetall(this.keys(board).endedSeasons))) {
+      const [startedAt, endedAt] = times.split(':').map(Number);
+      pending.set(Number(season), { startedAt: startedAt!, endedAt: endedAt! });
+    }
+    return pending;
+  }
+
+  /**
+   * An ended season's players, a page at a time: [id, score, metadata ('' for none)]. The ranking
+   * comes in ranking order, then the players banned when the season ended (its hidden scores), whom
+   * the archive ranks among everyone and stores hidden.
+   */
+  async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
+    const ended = endedSeasonKeys(this.prefix, board.internalId, season);
+    const withMetadata = async (page: [string, number][]) => {
+      const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
+      return page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
+    };
+    for await (const page of this.endedPages(board, ended.scores)) yield withMetadata(page);
+    // HSCAN may return a field twice; the archive takes each player once.
+    const seen = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(ended.hidden, cursor, 'COUNT', 10_000);
+      const page: [string, number][] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        if (seen.has(flat[i]!)) continue;
+        seen.add(flat[i]!);
+        page.push([flat[i]!, Number(flat[i + 1])]);
+      }
+      if (page.length > 0) yield withMetadata(page);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  /** An ended season's clans, a page at a time in ranking order: [id, total]. */
+  endedClans(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number][]> {
+    return this.endedPages(board, endedSeasonKeys(this.prefix, board.internalId, season).clans);
+  }
+
+  private async *endedPages(board: { sortOrder: SortOrder }, key: string, pageSize = 10_000): AsyncGenerator<[string, number][]> {
+    for (let start = 0; ; start += pageSize) {
+      const flat =
+        board.sortOrder === 'asc'
+          ? await this.redis.zrange(key, String(start), String(start + pageSize - 1), 'WITHSCORES')
+          : await this.redis.zrevrange(key, start, start + pageSize - 1, 'WITHSCORES');
+      const page: [string, number][] = [];
+      for (let i = 0; i < flat.length; i += 2) page.push([flat[i]!, Number(flat[i + 1])]);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+    }
+  }
+
+  /** Once PostgreSQL holds an ended season: its Redis keys go. */
+  async dropEnded(board: { internalId: number }, season: number): Promise<void> {
+    const ended = endedSeasonKeys(this.prefix, board.internalId, season);
+    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden);
+    await this.redis.hdel(this.keys(board).endedSeasons, String(season));
+  }
+
+  /** Removes every key of a leaderboard, ended seasons' included (they share one slot). */
+  async drop(board: { internalId: number }): Promise<void> {
+    const ended = [...(await this.endedSeasons(board)).keys()].flatMap((season) =>
+      Object.values(endedSeasonKeys(this.prefix, board.internalId, season)),
+    );
+    await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...this.allMemberKeys(board));
+  }
+
+  private allMemberKeys(board: { internalId: number }): string[] {
+    return allMemberKeys(this.prefix, board.internalId);
+  }
+}

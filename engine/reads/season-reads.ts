@@ -1,0 +1,143 @@
+import { NotFoundError } from '../errors.js';
+import type { ArchivedEntry, SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { Rankings } from '../live/rankings.js';
+import type { AskedSeason, RankedBoard, RankedEntry, Standings } from '../live/types.js';
+
+/** An entry as read, with what an archived season froze beside its score. */
+export interface SeasonEntry extends RankedEntry {
+  /** Archived player entries: the player's clan when the season ended. */
+  archivedClanId?: string | null;
+  /** Archived clan entries: the members who scored that season. */
+  archivedMemberCount?: number;
+}
+
+/** Redis does not hold the season asked for (the read goes on to PostgreSQL's archive). */
+const NOT_HERE = Symbol('not here');
+type Source<T> = () => Promise<T | typeof NOT_HERE>;
+
+/**
+ * Reads of any season: the current one and ended ones not yet archived come from Redis (one script,
+ * which also says whether it holds the season), archived ones from PostgreSQL by index lookups.
+ * A season found in neither is 404 season_not_found.
+ */
+export class SeasonReads {
+  constructor(
+    private readonly deps: {
+      rankings: Rankings;
+      archives: SeasonArchiveStore;
+    },
+  ) {}
+
+  async page(
+    board: RankedBoard,
+    view: Standings,
+    offset: number,
+    limit: number,
+    season: AskedSeason,
+  ): Promise<{ total: number; entries: SeasonEntry[] }> {
+    return this.either(
+      board,
+      season,
+      async () => (await this.deps.rankings.page(board, view, offset, limit, season)) ?? NOT_HERE,
+      async (asked) => {
+        const archived = await this.deps.archives.page(board.internalId, asked, view, offset, limit);
+        if (!archived) return NOT_HERE;
+        return { total: view === 'clans' ? archived.season.clanTotal : archived.season.total, entries: archived.entries.map(entryOf) };
+      },
+    );
+  }
+
+  /** Scores and ranks of the given members; `archived` when the season was read from its archive. */
+  async scoresOf(
+    board: RankedBoard,
+    view: Standings,
+    ids: string[],
+    season: AskedSeason,
+  ): Promise<{ total: number; entries: (SeasonEntry | undefined)[]; archived: boolean }> {
+    return this.either<{ total: number; entries: (SeasonEntry | undefined)[]; archived: boolean }>(
+      board,
+      season,
+      async () => {
+        const found = await this.deps.rankings.scoresOf(board, view, ids, season);
+        return found ? { ...found, archived: false } : NOT_HERE;
+      },
+      async (asked) => {
+        const archived = await this.deps.archives.entriesOf(board.internalId, asked, view, ids);
+        if (!archived) return NOT_HERE;
+        return {
+          total: view === 'clans' ? archived.season.clanTotal : archived.season.total,
+          entries: archived.entries.map((entry) => entry && entryOf(entry)),
+          archived: true,
+        };
+      },
+    );
+  }
+
+  /** The player's entry with up to `range` entries above and below; undefined when they have no score that season. */
+  async around(
+    board: RankedBoard,
+    playerId: string,
+    range: number,
+    season: AskedSeason,
+  ): Promise<{ total: number; entries: SeasonEntry[] } | undefined> {
+    return this.either(
+      board,
+      season,
+      async () => {
+        const found = await this.deps.rankings.around(board, playerId, range, season);
+        return found === null ? NOT_HERE : found;
+      },
+      async (asked) => {
+        const archived = await this.deps.archives.around(board.internalId, asked, playerId, range);
+        if (!archived) return NOT_HERE;
+        if (archived.entries.length === 0) return undefined;
+        return { total: archived.season.total, entries: archived.entries.map(entryOf) };
+      },
+    );
+  }
+
+  /**
+   * An archived clan's members: the players who scored for it that season, in the season's order,
+   * with their rank within the clan. Undefined when the season is not archived.
+   */
+  async archivedClanMembers(board: RankedBoard, clanId: string, season: number) {
+    const archived = await this.deps.archives.clanMembers(board.internalId, season, clanId, board.sortOrder);
+    return archived?.members.map((member) => ({ ...entryOf(member), clanRank: member.clanRank }));
+  }
+
+  /**
+   * Runs the read on Redis or on the archive, whichever holds the season; the other is tried next
+   * (an ended season may be archived, and its Redis keys dropped, between the two), then the first
+   * again. Seasons older than the current one are most likely archived: PostgreSQL is asked first.
+   */
+  private async either<T>(
+    board: RankedBoard,
+    season: AskedSeason,
+    live: Source<T>,
+    archived: (season: number) => Promise<T | typeof NOT_HERE>,
+  ): Promise<T> {
+    if (season === undefined) {
+      const value = await live();
+      if (value === NOT_HERE) throw new Error('the current season is always in Redis');
+      return value;
+    }
+    const fromArchive = () => archived(season);
+    const order = season < board.season ? [fromArchive, live, fromArchive] : [live, fromArchive, live];
+    for (const source of order) {
+      const value = await source();
+      if (value !== NOT_HERE) return value;
+    }
+    throw new NotFoundError('season_not_found', `This leaderboard has no season ${season} (it never existed, or is no longer kept).`);
+  }
+}
+
+function entryOf(entry: ArchivedEntry): SeasonEntry {
+  return {
+    id: entry.id,
+    score: String(entry.score),
+    rank: entry.rank,
+    archivedClanId: entry.clanId,
+    archivedMemberCount: entry.memberCount,
+    metadata: entry.metadata,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { PlayerStore } from '../players/player-store.js';
+import type { ScoreStore } from '../persistence/score-store.js';
+import type { ResetSchedules } from '../seasons/reset-schedules.js';
+import type { Rankings } from '../live/rankings.js';
+
+/**
+ * Brings a leaderboard's Redis state in line with PostgreSQL: its scheduled resets, the game's bans,
+ * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
+ * anything reported since; last, the mark that its live state is whole (the season key), without
+ * which every script refuses the board (engine/live/scripts/includes/live-season.lua). Used for new
+ * leaderboards and by the rebuild (engine/recovery/rebuild.ts), under the board's lock.
+ * Atomic per chunk (one script, one slot), not as a whole: a board being prepared for the first
+ * time answers nothing until it is marked; a board merged back while it answers (`npm run rebuild`)
+ * is safe on best boards because every step keeps the better score (ZADD GT/LT) and moves clan
+ * totals by exact differences, the same way a report does, and latest and sum boards only take
+ * entries Redis lacks.
+ */
+export class BoardPreparation {
+  constructor(
+    private readonly deps: {
+      rankings: Rankings;
+      players: PlayerStore;
+      scores: ScoreStore;
+      schedules: ResetSchedules;
+    },
+  ) {}
+
+  async prepare(leaderboard: Leaderboard): Promise<void> {
+    await this.deps.schedules.restore(leaderboard);
+    // Bans first (erased players too: their tokens are refused by the board): a banned player's
+    // scores then merge out of sight.
+    for await (const page of this.deps.players.barredIds(leaderboard.gameId)) await this.deps.rankings.banOnPreparing(leaderboard, page);
+    if (leaderboard.type === 'clan') {
+      for await (const page of this.deps.players.clanMemberships(leaderboard.gameId))
+        await this.deps.rankings.setClans(leaderboard, page, true);
+    }
+    // The current season only: ended seasons live in their archives, and are never merged back.
+    const season = leaderboard.season;
+    for await (const page of this.deps.scores.scorePages(leaderboard.internalId, season)) {
+      if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+    }
+    await this.deps.rankings.markPrepared(leaderboard);
+  }
+}

@@ -1,0 +1,25 @@
+import type { ReportCounter } from '../activity/report-counter.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { Rankings } from '../live/rankings.js';
+import type { RedisClient } from '../live/redis.js';
+import type { PersistenceMarks } from '../persistence/marks.js';
+import type { PlayerService } from '../players/player-service.js';
+import type { SeasonReads } from '../reads/season-reads.js';
+import { RetryRecords } from './retry-records.js';
+import { ScoreService } from './score-service.js';
+
+/** Score reports (with their Idempotency-Key records) and player records. */
+export function createScores(deps: {
+  redis: RedisClient;
+  prefix: string;
+  idempotencyTtlSeconds: number;
+  leaderboards: LeaderboardService;
+  players: PlayerService;
+  rankings: Rankings;
+  seasons: SeasonReads;
+  marks: PersistenceMarks;
+  counter: ReportCounter;
+}): ScoreService {
+  const retries = new RetryRecords({ redis: deps.redis, prefix: deps.prefix, ttlSeconds: deps.idempotencyTtlSeconds });
+  return new ScoreService({ ...deps, retries });
+}

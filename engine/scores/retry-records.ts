@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+import { ConflictError } from '../errors.js';
+import { requestRetryKey } from '../live/keys.js';
+import type { RedisClient } from '../live/redis.js';
+
+/** What each board's report script needs to remember, or replay, its part of a request. */
+export interface RetryRecord {
+  /** Names the key's scope (game, kind of report, player, key): the record's key on each board. */
+  digest: string;
+  /** The request as parsed JSON, hashed: a replay must match it. */
+  fingerprint: string;
+  ttlMs: number;
+}
+
+/**
+ * Idempotency-Key records. A request's fingerprint is claimed first under a key spanning its boards,
+ * so the same key with another request is refused before any board is touched; then each board's
+ * report script keeps the board's answer beside the score it applied, in one step (reportScore).
+ * Both are remembered only once a request got that far, so an invalid request is never remembered.
+ */
+export class RetryRecords {
+  constructor(
+    private readonly deps: {
+      redis: RedisClient;
+      prefix: string;
+      ttlSeconds: number;
+    },
+  ) {}
+
+  /** Claims `key` within `scope` for this request; 409 conflict when it came with another request. */
+  async claim(scope: string[], key: string, request: unknown): Promise<RetryRecord> {
+    const digest = hash(JSON.stringify([...scope, key]));
+    // Keys sorted: "the same body" is the same parsed JSON, whatever the order of its keys.
+    const fingerprint = hash(stringify(request) ?? 'null');
+    const ttlMs = this.deps.ttlSeconds * 1000;
+    const first = await this.deps.redis.set(requestRetryKey(this.deps.prefix, digest), fingerprint, 'PX', ttlMs, 'NX', 'GET');
+    if (first !== null && first !== fingerprint) {
+      throw new ConflictError('This Idempotency-Key was used with another request.');
+    }
+    return { digest, fingerprint, ttlMs };
+  }
+
+  /** Forgets a claim whose request applied nothing (an error answer is not remembered). */
+  async release(record: RetryRecord): Promise<void> {
+    await this.deps.redis.compareAndSet(requestRetryKey(this.deps.prefix, record.digest), record.fingerprint, '');
+  }
+}
+
+/** SHA-256, base64url: 43 characters, no spaces (the report script's record separates by spaces). */
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}

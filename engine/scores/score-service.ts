@@ -1,0 +1,220 @@
+import { AppError, AuthenticationError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { PlayerService, PlayerProfile } from '../players/player-service.js';
+import type { PersistenceMarks } from '../persistence/marks.js';
+import { type Rankings, type ReportOutcome } from '../live/rankings.js';
+import { parseMetadata, type AskedSeason, type ReportedBoard } from '../live/types.js';
+import type { RetryRecord, RetryRecords } from './retry-records.js';
+import type { ReportCounter } from '../activity/report-counter.js';
+import type { SeasonReads } from '../reads/season-reads.js';
+
+/** One reported score and the metadata to keep with it. */
+export interface Report {
+  score: number;
+  metadata?: object | null | undefined;
+}
+
+/** A request's Idempotency-Key and the request as it arrived (parsed JSON): retries must match it. */
+export interface Retry {
+  key: string;
+  request: unknown;
+}
+
+export interface ReportResult {
+  leaderboardId: string;
+  submittedScore: number;
+  /** The score the player holds after the report (whatever the board's rule). */
+  bestScore: number;
+  improved: boolean;
+  rank: number;
+  total: number;
+  /** The season the report counted in. */
+  season: number;
+}
+
+export interface PlayerRecord {
+  leaderboard: Leaderboard;
+  player: PlayerProfile;
+  score: number;
+  rank: number;
+  total: number;
+  metadata: object | null;
+}
+
+/** Score reports and player records: validation against the leaderboard, then one script per board. */
+export class ScoreService {
+  constructor(
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      players: PlayerService;
+      rankings: Rankings;
+      seasons: SeasonReads;
+      marks: PersistenceMarks;
+      retries: RetryRecords;
+      /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
+      counter: ReportCounter;
+    },
+  ) {}
+
+  /** A game client's report: the leaderboard must accept client reports. */
+  async reportFromClient(gameId: string, playerId: string, leaderboardId: string, report: Report, retry?: Retry): Promise<ReportResult> {
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
+    if (!leaderboard.clientReports) {
+      throw new ForbiddenError(`Leaderboard '${leaderboardId}' accepts scores from the game server only.`, 'client_reports_disabled');
+    }
+    const problem = boundsProblem(leaderboard, report.score);
+    if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
+    const record = retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
+    const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score').catch(async (error: unknown) => {
+      // The token's player is not looked up before a report: a board refuses an erased player as it
+      // does a banned one, and only then is the player looked up, to tell the two apart.
+      if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
+        throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+      }
+      throw error;
+    });
+    this.deps.counter.count(gameId);
+    return result!;
+  }
+
+  /**
+   * A game server's batch. Everything is checked before anything is written, so an invalid pair
+   * applies nothing. The writes then go leaderboard by leaderboard (each its own Cluster slot). A batch
+   * cut short is completed by the client's retry: with an Idempotency-Key each board applies its pair
+   * exactly once (its script remembers its answer); without one, a best score never drops, so
+   * resending is harmless on best boards.
+   */
+  async reportFromServer(
+    gameId: string,
+    playerId: string,
+    pairs: [leaderboardId: string, report: Report][],
+    retry?: Retry,
+  ): Promise<ReportResult[]> {
+    await this.deps.players.get(gameId, playerId);
+    const found = await Promise.all(
+      pairs.map(([id]) =>
+        this.deps.leaderboards.get(gameId, id).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    const details: ErrorDetail[] = [];
+    const checked: [Leaderboard, Report][] = [];
+    pairs.forEach(([id, report], i) => {
+      const leaderboard = found[i];
+      if (!leaderboard) {
+        details.push({ field: `leaderboard_ids[${i}]`, message: `no leaderboard '${id}' in this game` });
+        return;
+      }
+      const problem = boundsProblem(leaderboard, report.score);
+      if (problem) details.push({ field: `scores[${i}]`, message: problem });
+      checked.push([leaderboard, report]);
+    });
+    if (details.length === 0 && checked.length > 1) details.push(...(await this.sumOverflows(playerId, checked)));
+    if (details.length > 0) {
+      throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
+    }
+    const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request));
+    const results = await this.apply(playerId, checked, record, (i) => `scores[${i}]`);
+    this.deps.counter.count(gameId, results.length);
+    return results;
+  }
+
+  /**
+   * The pairs of a batch whose sum would overflow, found before any board is written (each board's
+   * script checks again, atomically, but a batch spans boards and must stay all or nothing).
+   */
+  private async sumOverflows(playerId: string, pairs: [Leaderboard, Report][]): Promise<ErrorDetail[]> {
+    const held = await Promise.all(
+      pairs.map(([board]) => (board.updateStrategy === 'sum' ? this.deps.rankings.heldScore(board, playerId) : undefined)),
+    );
+    return pairs.flatMap(([board, { score }], i) => {
+      if (board.updateStrategy !== 'sum' || Number.isFinite((held[i] ?? 0) + score)) return [];
+      return [{ field: `scores[${i}]`, message: `would make the sum on leaderboard '${board.id}' overflow` }];
+    });
+  }
+
+  async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
+    const [leaderboard, player] = await Promise.all([
+      this.deps.leaderboards.get(gameId, leaderboardId),
+      this.deps.players.get(gameId, playerId),
+    ]);
+    const { total, entries } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
+    const entry = entries[0];
+    if (!entry) {
+      const when = season === undefined ? '' : ` in season ${season}`;
+      throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'${when}.`);
+    }
+    // An archived record shows the clan the player was in when the season ended.
+    const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
+    return {
+      leaderboard,
+      player: asOfSeason,
+      score: Number(entry.score),
+      rank: entry.rank,
+      total,
+      metadata: parseMetadata(entry.metadata),
+    };
+  }
+
+  /**
+   * One script per board, together. When none applies (each refused, or Redis failed), the request's
+   * Idempotency-Key is given back: only an answered request is remembered.
+   */
+  private async apply(
+    playerId: string,
+    pairs: [ReportedBoard & { id: string }, Report][],
+    retry: RetryRecord | undefined,
+    scoreField: (index: number) => string,
+  ): Promise<ReportResult[]> {
+    const settled = await Promise.allSettled(
+      pairs.map(([board, { score, metadata }], i) =>
+        this.deps.rankings.report(board, playerId, score, {
+          metadata: metadata ? JSON.stringify(metadata) : undefined,
+          // One record per pair: a batch may name a board twice, and each pair counts.
+          retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
+        }),
+      ),
+    );
+    const needPersistence = settled.flatMap((s, i) =>
+      s.status === 'fulfilled' && s.value.needsPersistence ? [pairs[i]![0].internalId] : [],
+    );
+    // Most reports find a job already queued for their board: nothing to ask then.
+    if (needPersistence.length > 0) await this.deps.marks.requestJobs([...new Set(needPersistence)]);
+    const failed = settled.findIndex((s) => s.status === 'rejected');
+    if (failed !== -1) {
+      if (retry && settled.every((s) => s.status === 'rejected')) await this.deps.retries.release(retry);
+      const error = (settled[failed] as PromiseRejectedResult).reason as unknown;
+      // A sum that would overflow names the pair it came from.
+      if (error instanceof ValidationError && error.details?.[0]?.field === 'score') {
+        throw new ValidationError(error.message, [{ field: scoreField(failed), message: error.details[0].message }]);
+      }
+      throw error instanceof Error ? error : new Error(String(error));
+    }
+    return settled.map((s, i) => {
+      const outcome = (s as PromiseFulfilledResult<ReportOutcome>).value;
+      const [board, { score }] = pairs[i]!;
+      return {
+        leaderboardId: board.id,
+        submittedScore: score,
+        bestScore: Number(outcome.best),
+        improved: outcome.improved,
+        rank: outcome.rank,
+        total: outcome.total,
+        season: outcome.season,
+      };
+    });
+  }
+}
+
+function boundsProblem(leaderboard: Leaderboard, score: number): string | undefined {
+  if (leaderboard.minScore !== null && score < leaderboard.minScore) {
+    return `must be at least ${leaderboard.minScore} on leaderboard '${leaderboard.id}'`;
+  }
+  if (leaderboard.maxScore !== null && score > leaderboard.maxScore) {
+    return `must be at most ${leaderboard.maxScore} on leaderboard '${leaderboard.id}'`;
+  }
+  return undefined;
+}

@@ -1,0 +1,439 @@
+import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { Queryable } from '../db.js';
+import type { SortOrder } from '../live/types.js';
+
+/** An archived season's summary. */
+export interface ArchivedSeason {
+  season: number;
+  startedAt: Date;
+  endedAt: Date;
+  /** Ranked players (or, for clan counts, clanTotal ranked clans) when the season ended. */
+  total: number;
+  clanTotal: number;
+}
+
+/** One archived entry: the frozen score and rank; clanId (players only) as it stood at the archive. */
+export interface ArchivedEntry {
+  id: string;
+  score: number;
+  rank: number;
+  position: number;
+  clanId: string | null;
+  /** Clans only: members who scored that season. */
+  memberCount: number;
+  /** Players only: the score's metadata as JSON text, as Redis holds it ('' for none). */
+  metadata: string;
+}
+
+/** What an archive is made of, each ranking a page at a time in ranking order (best first). */
+export interface SeasonSnapshot {
+  season: number;
+  startedAt: Date;
+  endedAt: Date;
+  settings: object;
+  /** Id, score and metadata (JSON, '' for none). */
+  players: AsyncIterable<[string, number, string][]>;
+  clans: AsyncIterable<[string, number][]>;
+}
+
+interface EntryRow {
+  id: string;
+  score: number;
+  rank: number;
+  position: number;
+  clan_id: string | null;
+  member_count: number;
+  metadata: string | null;
+}
+
+const toEntry = (row: EntryRow): ArchivedEntry => ({
+  id: row.id,
+  score: row.score,
+  rank: row.rank,
+  position: row.position,
+  clanId: row.clan_id,
+  memberCount: row.member_count,
+  metadata: row.metadata ?? '',
+});
+
+// Metadata as text, the form Redis's entries carry it in: parsed once, by parseMetadata.
+const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata::text AS metadata';
+const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL::text AS metadata';
+
+/**
+ * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
+ * entry's position and competition rank computed there by window functions; every read of an
+ * archived season is then a lookup on (leaderboard, season, position) or (leaderboard, season, id).
+ */
+export class SeasonArchiveStore {
+  constructor(private readonly db: Queryable) {}
+
+  /** The same store inside a transaction: every query goes through its client. */
+  in(client: Queryable): SeasonArchiveStore {
+    return new SeasonArchiveStore(client);
+  }
+
+  /**
+   * Writes one ended season whole, or finds it already written (then false: a retried job, or
+   * another worker got there first). The leaderboard's current season moves past it, the season's
+   * working rows go, and seasons beyond `keepSeasons` are dropped, all in the same transaction: call
+   * it on the store of a transaction (`in(client)`), whose temporary tables last until its commit.
+   */
+  async archive(
+    board: { internalId: number; gameId: string; sortOrder: SortOrder; keepSeasons: number },
+    snapshot: SeasonSnapshot,
+  ): Promise<boolean> {
+    const lb = board.internalId;
+    const query = <R extends QueryResultRow>(text: string, values?: unknown[]) => this.db.query<R>(archiveStatement(text, values));
+    // The leaderboard's row lock orders archives of one board: a second worker waits here, then sees the season written.
+    const locked = await query('SELECT 1 FROM leaderboards WHERE internal_id = $1 FOR UPDATE', [lb]);
+    if (locked.rowCount === 0) return false; // deleted meanwhile
+    const exists = await query('SELECT 1 FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2', [
+      lb,
+      snapshot.season,
+    ]);
+    if (exists.rowCount !== 0) return false;
+
+    await query('CREATE TEMP TABLE ended_players (player_id text, score float8, metadata json) ON COMMIT DROP');
+    await query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
+    for await (const page of snapshot.players) {
+      await query(
+        'INSERT INTO ended_players SELECT id, score, metadata::json FROM unnest($1::text[], $2::float8[], $3::text[]) AS u (id, score, metadata)',
+        [page.map(([id]) => id), page.map(([, score]) => score), page.map(([, , metadata]) => metadata || null)],
+      );
+    }
+    for await (const page of snapshot.clans) {
+      await query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
+        page.map(([id]) => id),
+        page.map(([, score]) => score),
+      ]);
+    }
+    const [players, clans] = await Promise.all([
+      query<{ count: number }>('SELECT count(*)::int AS count FROM ended_players'),
+      query<{ count: number }>('SELECT count(*)::int AS count FROM ended_clans'),
+    ]).then((counts) => counts.map((result) => result.rows[0]!.count));
+    await query(
+      `INSERT INTO leaderboard_seasons (leaderboard_internal_id, season, started_at, ended_at, total, clan_total, settings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [lb, snapshot.season, snapshot.startedAt, snapshot.endedAt, players, clans, JSON.stringify(snapshot.settings)],
+    );
+    // From here to the commit, bans, unbans and erasures of the game's players wait (and this waits
+    // for theirs): each row is stored as the players table stands now, and a moderation that follows
+    // finds the rows written (MODERATION_LOCK).
+    await query(`SELECT pg_advisory_xact_lock_shared(${MODERATION_LOCK})`, [board.gameId]);
+    // The order of the live list: best first, ties by id as Redis orders equal scores (bytewise,
+    // descending on desc boards, where the list is read in reverse). Players banned at the reset
+    // (from the season's hidden scores) are ranked among everyone and stored hidden, unless unbanned
+    // since; a player erased since keeps only position, score and rank.
+    const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    await query(
+      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn)
+       SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
+              CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, rank() OVER (ORDER BY e.score ${direction}),
+              p.clan_id, CASE WHEN p.id IS NOT NULL THEN e.metadata END,
+              CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END
+       FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
+      [lb, snapshot.season],
+    );
+    // Clan standings are frozen as the reset left them: banned members' scores were out of the totals.
+    await query(
+      `INSERT INTO season_clan_entries (leaderboard_internal_id, season, position, clan_id, score, rank, member_count)
+       SELECT $1, $2, row_number() OVER (ORDER BY c.score ${direction}, c.clan_id COLLATE "C" ${direction}),
+              c.clan_id, c.score, rank() OVER (ORDER BY c.score ${direction}),
+              (SELECT count(*)::int FROM season_entries s
+               WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.clan_id = c.clan_id AND s.withdrawn IS NULL)
+       FROM ended_clans c`,
+      [lb, snapshot.season],
+    );
+    await query(`UPDATE leaderboards SET season = $2, season_started_at = $3 WHERE internal_id = $1 AND season < $2`, [
+      lb,
+      snapshot.season + 1,
+      snapshot.endedAt,
+    ]);
+    await query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    await this.dropBeyond(lb, board.keepSeasons);
+    await analyzeWhenStale(query, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
+    return true;
+  }
+
+  /** Keeps the newest `keep` archived seasons of a leaderboard; the number dropped. */
+  async dropBeyond(leaderboardInternalId: number, keep: number): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `DELETE FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season <= (
+         SELECT season FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 ORDER BY season DESC OFFSET $2 LIMIT 1)`,
+      [leaderboardInternalId, keep],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** A banned player's archived rows, on every board of the game, are hidden from reads (the ban's transaction). */
+  async hidePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
+      `UPDATE season_entries e SET withdrawn = 'banned' FROM leaderboards l
+       WHERE e.player_id = $2 AND e.withdrawn IS NULL AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
+  /** An unbanned player's hidden rows show again, with their stored ranks; removed or erased rows stay withdrawn. */
+  async showPlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
+      `UPDATE season_entries e SET withdrawn = NULL FROM leaderboards l
+       WHERE e.player_id = $2 AND e.withdrawn = 'banned' AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
+  /** Withdraws the player's row of one archived season; false when it has none that reads show (404 record_not_found). */
+  async removeEntry(leaderboardInternalId: number, season: number, playerId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE season_entries SET withdrawn = 'removed'
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id = $3 AND withdrawn IS NULL`,
+      [leaderboardInternalId, season, playerId],
+    );
+    return rowCount !== 0;
+  }
+
+  /**
+   * Erasure: every archived row of the player, whatever its state, keeps only its position, score
+   * and rank (so no other row is renumbered) and is withdrawn for good.
+   */
+  async erasePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query(
+      `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL FROM leaderboards l
+       WHERE e.player_id = $2 AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
+      [gameId, playerId],
+    );
+  }
+
+  /** One archived season, or undefined (never existed, not archived yet, or dropped). */
+  async find(leaderboardInternalId: number, season: number): Promise<ArchivedSeason | undefined> {
+    const { rows } = await this.db.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`, [
+      leaderboardInternalId,
+      season,
+    ]);
+    return rows[0] && toSeason(rows[0]);
+  }
+
+  /** A leaderboard's archived seasons, newest first. */
+  async list(leaderboardInternalId: number): Promise<ArchivedSeason[]> {
+    const { rows } = await this.db.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 ORDER BY s.season DESC`, [
+      leaderboardInternalId,
+    ]);
+    return rows.map(toSeason);
+  }
+
+  /**
+   * A page of an archived season as reads show it (the visible entries offset+1 .. offset+limit),
+   * or undefined when it is not archived. Players: the stored position of the first entry shown is
+   * offset + 1 + the withdrawn rows before it, found on the withdrawn index (withdrawn row i, in
+   * position order, has position - i visible rows before it), then the primary key walks on.
+   */
+  async page(
+    leaderboardInternalId: number,
+    season: number,
+    view: 'players' | 'clans',
+    offset: number,
+    limit: number,
+  ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
+    if (view === 'clans') {
+      const found = await this.withClans('position > $3 AND position <= $3 + $4', [leaderboardInternalId, season, offset, limit]);
+      return found && { season: found.season, entries: found.rows.map(toEntry) };
+    }
+    const found = await this.withPlayers(
+      `SELECT ${PLAYER_COLUMNS} FROM season_entries
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND position >= $3 + 1 + (
+         SELECT count(*) FROM (
+           SELECT w.position - row_number() OVER (ORDER BY w.position) AS visible_before ${WITHDRAWN_ROWS}
+         ) withdrawn_before WHERE visible_before <= $3)
+       ORDER BY position LIMIT $4`,
+      [leaderboardInternalId, season, offset, limit],
+    );
+    return found && { season: found.season, entries: found.rows.map(toEntry) };
+  }
+
+  /** The archived entries of the given ids (players or clans), in the order asked (undefined: no entry, or withdrawn). */
+  async entriesOf(
+    leaderboardInternalId: number,
+    season: number,
+    view: 'players' | 'clans',
+    ids: string[],
+  ): Promise<{ season: ArchivedSeason; entries: (ArchivedEntry | undefined)[] } | undefined> {
+    const found =
+      view === 'clans'
+        ? await this.withClans('clan_id = ANY($3::text[])', [leaderboardInternalId, season, ids])
+        : await this.withPlayers(
+            `SELECT ${PLAYER_COLUMNS} FROM season_entries
+             WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND player_id = ANY($3::text[])`,
+            [leaderboardInternalId, season, ids],
+          );
+    if (!found) return undefined;
+    const byId = new Map(found.rows.map((row) => [row.id, toEntry(row)]));
+    return { season: found.season, entries: ids.map((id) => byId.get(id)) };
+  }
+
+  /**
+   * The player's archived entry with up to `range` shown entries above and below it, in the season's
+   * order; entries is empty when the player has no entry that reads show. Undefined when the season
+   * is not archived.
+   */
+  async around(
+    leaderboardInternalId: number,
+    season: number,
+    playerId: string,
+    range: number,
+  ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
+    const visible = 'leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL';
+    const own = `(SELECT position FROM season_entries WHERE ${visible} AND player_id = $3)`;
+    const found = await this.withPlayers(
+      `(SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position < ${own} ORDER BY position DESC LIMIT $4)
+       UNION ALL
+       (SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position >= ${own} ORDER BY position LIMIT $4 + 1)`,
+      [leaderboardInternalId, season, playerId, range],
+    );
+    return found && { season: found.season, entries: found.rows.map(toEntry) };
+  }
+
+  /** The players archived in a clan that season and shown, in the season's order, with their rank within the clan. */
+  async clanMembers(
+    leaderboardInternalId: number,
+    season: number,
+    clanId: string,
+    sortOrder: SortOrder,
+  ): Promise<{ season: ArchivedSeason; members: (ArchivedEntry & { clanRank: number })[] } | undefined> {
+    const found = await this.withPlayers<{ clan_rank: number }>(
+      `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY score ${sortOrder === 'asc' ? 'ASC' : 'DESC'})::int AS clan_rank
+       FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 AND withdrawn IS NULL`,
+      [leaderboardInternalId, season, clanId],
+    );
+    return found && { season: found.season, members: found.rows.map((row) => ({ ...toEntry(row), clanRank: row.clan_rank })) };
+  }
+
+  /**
+   * The season's row and the player entries `entries` selects (on $1 leaderboard, $2 season and the
+   * parameters after them) in one round trip, each with the rank reads show: its stored rank less
+   * the withdrawn rows ranked above it. A stored rank R is the position of the first row holding its
+   * score, so those are the withdrawn rows before position R, counted on the withdrawn index: once
+   * for the best rank among the entries, plus those between the best and the worst rank, listed.
+   * Undefined when the season is not archived.
+   */
+  private async withPlayers<Extra extends object = object>(
+    entries: string,
+    params: unknown[],
+  ): Promise<{ season: ArchivedSeason; rows: (EntryRow & Extra)[] } | undefined> {
+    const { rows } = await this.db.query<
+      SeasonRow & { entries: (EntryRow & Extra)[]; withdrawn_below: number; withdrawn_between: number[] }
+    >(
+      `WITH e AS (${entries}), span AS (SELECT min(rank) AS best, max(rank) AS worst FROM e)
+       SELECT ${SEASON_COLUMNS},
+              (SELECT coalesce(json_agg(e ORDER BY e.position), '[]') FROM e) AS entries,
+              (SELECT count(*)::int ${WITHDRAWN_ROWS} AND w.position < (SELECT best FROM span)) AS withdrawn_below,
+              (SELECT coalesce(array_agg(w.position ORDER BY w.position), '{}') ${WITHDRAWN_ROWS}
+               AND w.position >= (SELECT best FROM span) AND w.position < (SELECT worst FROM span)) AS withdrawn_between
+       FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
+      params,
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const withdrawnAbove = (rank: number) => row.withdrawn_below + countBelow(row.withdrawn_between, rank);
+    return { season: toSeason(row), rows: row.entries.map((entry) => ({ ...entry, rank: entry.rank - withdrawnAbove(entry.rank) })) };
+  }
+
+  /**
+   * The season's row and its clan entries matching `where`, in one round trip (archived clan
+   * standings are never moderated). The entries come as one JSON array: rows repeating the season's
+   * timestamps cost twice the API CPU of two queries on a page of 100 (node-postgres parses each
+   * date), the array half of it.
+   */
+  private async withClans(where: string, params: unknown[]): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
+    const { rows } = await this.db.query<SeasonRow & { entries: EntryRow[] }>(
+      `SELECT ${SEASON_COLUMNS},
+              (SELECT coalesce(json_agg(e ORDER BY e.position), '[]')
+               FROM (SELECT ${CLAN_COLUMNS} FROM season_clan_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries
+       FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
+      params,
+    );
+    return rows[0] && { season: toSeason(rows[0]), rows: rows[0].entries };
+  }
+}
+
+/** How many of the ascending positions are below `rank`. */
+function countBelow(positions: number[], rank: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (positions[middle]! < rank) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Serialises a game's moderation of archives (ban, unban, erasure: exclusive) with the archive of
+ * its seasons (shared, from the rows' insertion to the commit): the archive stores each row as the
+ * players table stands once no moderation is under way, and a moderation coming after finds the
+ * rows written. $1 is the game id.
+ */
+const MODERATION_LOCK = "hashtext('season-entries moderation'), hashtext($1)";
+
+/** The withdrawn rows of the season $2 of the leaderboard $1, on their partial index, as `w`. */
+const WITHDRAWN_ROWS = 'FROM season_entries w WHERE w.leaderboard_internal_id = $1 AND w.season = $2 AND w.withdrawn IS NOT NULL';
+
+interface SeasonRow {
+  season: number;
+  started_at: Date;
+  ended_at: Date;
+  total: number;
+  clan_total: number;
+}
+
+/** A season's row as `s`, its total as reads show it: the stored total less the withdrawn rows. */
+const SEASON_COLUMNS = `s.season, s.started_at, s.ended_at, s.clan_total,
+  s.total - (SELECT count(*)::int FROM season_entries w
+             WHERE w.leaderboard_internal_id = s.leaderboard_internal_id AND w.season = s.season AND w.withdrawn IS NOT NULL) AS total`;
+
+const SEASON_SELECT = `SELECT ${SEASON_COLUMNS} FROM leaderboard_seasons s`;
+
+const toSeason = (row: SeasonRow): ArchivedSeason => ({
+  season: row.season,
+  startedAt: row.started_at,
+  endedAt: row.ended_at,
+  total: row.total,
+  clanTotal: row.clan_total,
+});
+
+/**
+ * Statistics that predate a large archive (none at all before the first one) lead the planner to
+ * find a player's entry by walking the whole season along the primary key; it keeps the unique
+ * index once they count the new rows. Refreshed here when the archive grew a table by more than a
+ * tenth (autovacuum's own threshold, which it reaches only a minute or more later); ANALYZE samples
+ * a bounded number of rows, its own transaction's included.
+ */
+async function analyzeWhenStale(
+  query: <R extends QueryResultRow>(text: string, values?: unknown[]) => Promise<QueryResult<R>>,
+  added: Record<'season_entries' | 'season_clan_entries', number>,
+): Promise<void> {
+  const { rows } = await query<{ relname: keyof typeof added; reltuples: number }>(
+    "SELECT relname, reltuples FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' AND pg_table_is_visible(oid)",
+    [Object.keys(added)],
+  );
+  const stale = rows.filter((row) => added[row.relname] > 0 && added[row.relname] > 0.1 * Math.max(0, row.reltuples));
+  if (stale.length > 0) await query(`ANALYZE ${stale.map((row) => row.relname).join(', ')}`);
+}
+
+/**
+ * The pools fail a query after 15 s, so that a hung connection cannot hold a request; an archive's
+ * statements over a season of a million entries run longer than that on a small machine, and an
+ * archive that fails is retried from the start, forever. Its statements get their own bound.
+ */
+const ARCHIVE_STATEMENT_TIMEOUT_MS = 15 * 60_000;
+
+function archiveStatement(text: string, values?: unknown[]): QueryConfig {
+  // node-postgres reads query_timeout per query too; its types declare it on the client only.
+  return { text, values, query_timeout: ARCHIVE_STATEMENT_TIMEOUT_MS } as QueryConfig;
+}
