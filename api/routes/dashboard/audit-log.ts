@@ -1,6 +1,7 @@
 import { endpoint } from '../endpoint.js';
 import { beforeEntry, limit, object } from '../schemas.js';
-import { dashboardPage, dataTable, href, html, pageReply, screenOf } from './view.js';
+import { html } from '../../html.js';
+import { dashboardPage, dataTable, href, pageReply, screenOf } from './view.js';
 
 export const auditLogPageEndpoint = endpoint({
   method: 'get',

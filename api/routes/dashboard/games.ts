@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { NotFoundError } from '../../../engine/errors.js';
 import { endpoint } from '../endpoint.js';
 import { name, object, wholeNumber } from '../schemas.js';
-import { dashboardPage, dataTable, href, html, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
+import { html } from '../../html.js';
+import { dashboardPage, dataTable, href, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
 import { csrfField } from './session.js';
 
 const PAGE = 50;

@@ -6,20 +6,8 @@ import type { ResetSchedule } from '../../../engine/seasons/schedule.js';
 import { nextResetAt } from '../../../engine/seasons/schedule.js';
 import { endpoint } from '../endpoint.js';
 import { leaderboardId, name, object, oneOf, optional, playerId, playerSearch, season, updateStrategy, wholeNumber } from '../schemas.js';
-import {
-  confirmButton,
-  dashboardPage,
-  dataTable,
-  href,
-  html,
-  type Html,
-  notice,
-  pageReply,
-  postForm,
-  type Screen,
-  screenOf,
-  seeOther,
-} from './view.js';
+import { html, type Html } from '../../html.js';
+import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
 import { csrfField } from './session.js';
 
 const PAGE = 50;

@@ -14,12 +14,12 @@ import {
   limit,
   offset,
 } from '../schemas.js';
+import { html } from '../../html.js';
 import {
   confirmButton,
   dashboardPage,
   dataTable,
   href,
-  html,
   notice,
   pageReply,
   postButton,

@@ -3,20 +3,8 @@ import type { Game } from '../../../engine/games/game-store.js';
 import type { ThirdPartyKey } from '../../../engine/auth/third-party-key-store.js';
 import { endpoint } from '../endpoint.js';
 import { name, object, oneOf, optional, wholeNumber } from '../schemas.js';
-import {
-  confirmButton,
-  dashboardPage,
-  dataTable,
-  href,
-  html,
-  type Html,
-  notice,
-  pageReply,
-  postForm,
-  type Screen,
-  screenOf,
-  seeOther,
-} from './view.js';
+import { html, type Html } from '../../html.js';
+import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
 import { csrfField } from './session.js';
 
 const PAGE = 50;

@@ -3,7 +3,8 @@ import { AuthenticationError } from '../../../engine/errors.js';
 import { refundAttempt } from '../../middleware/rate-limit.js';
 import { endpoint } from '../endpoint.js';
 import { object, optional } from '../schemas.js';
-import { dashboardPage, href, html, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
+import { html } from '../../html.js';
+import { dashboardPage, href, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
 import { csrfField } from './session.js';
 
 /**
