@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { leaderboardView } from '../../views.js';
-import { seasonList } from '../leaderboard-page.js';
+import { seasonList } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
 import { Leaderboard, LeaderboardList, SeasonList, SeasonReset } from '../responses.js';
 import { leaderboardParams, listQuery, name, nullable, object, oneOf, optional, updateStrategy } from '../schemas.js';
