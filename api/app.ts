@@ -13,7 +13,7 @@ import { ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import { dashboardErrors } from './routes/dashboard/errors.js';
 import { DashboardSessions, dashboardMiddleware } from './routes/dashboard/session.js';
-import { Assets } from './routes/web/assets.js';
+import { Assets } from './routes/web/asset-files.js';
 import { basePath } from './routes/web/html.js';
 import { isDashboard } from './routes/dashboard/session.js';
 import { webErrors } from './routes/web/index.js';

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { RateLimitedError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
 import { statusOf, toAppError } from '../../middleware/errors.js';
-import type { Assets } from './assets.js';
+import type { Assets } from './asset-files.js';
 import { html } from '../../html.js';
 import { closeHref, hidesCloseButton, pageHref, sendHtml } from './html.js';
 import { closeButton, shell } from './layout.js';
