@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import type { Engine } from '../engine/engine.js';
 import { HttpMetrics } from './metrics.js';
 import { authenticators } from './middleware/auth.js';
+import { DashboardSessions, dashboardMiddleware, isDashboard } from './middleware/dashboard-session.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { noStoreWhenCredentialed } from './middleware/no-store.js';
@@ -12,10 +13,8 @@ import { REFERENCE_CSP } from './openapi/reference/page.js';
 import { ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import { dashboardErrors } from './routes/dashboard/errors.js';
-import { DashboardSessions, dashboardMiddleware } from './routes/dashboard/session.js';
 import { Assets } from './routes/web/asset-files.js';
 import { basePath } from './routes/web/html.js';
-import { isDashboard } from './routes/dashboard/session.js';
 import { webErrors } from './routes/web/index.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */

@@ -6,7 +6,7 @@ import type { ErrorCode } from '../../engine/errors.js';
 import type { HttpMetrics } from '../metrics.js';
 import type { Callers, CredentialKind } from '../middleware/auth.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
-import type { DashboardSessions } from './dashboard/session.js';
+import type { DashboardSessions } from '../middleware/dashboard-session.js';
 import type { Assets } from './web/asset-files.js';
 import type { Value } from './schemas.js';
 

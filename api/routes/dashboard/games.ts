@@ -4,7 +4,7 @@ import { endpoint } from '../endpoint.js';
 import { name, object, wholeNumber } from '../schemas.js';
 import { html } from '../../html.js';
 import { dashboardPage, dataTable, href, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
-import { csrfField } from './session.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const PAGE = 50;
 

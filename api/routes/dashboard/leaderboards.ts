@@ -8,7 +8,7 @@ import { endpoint } from '../endpoint.js';
 import { leaderboardId, name, object, oneOf, optional, playerId, playerSearch, season, updateStrategy, wholeNumber } from '../schemas.js';
 import { html, type Html } from '../../html.js';
 import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
-import { csrfField } from './session.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const PAGE = 50;
 const FOUND = 20;

@@ -28,7 +28,7 @@ import {
   screenOf,
   seeOther,
 } from './view.js';
-import { csrfField } from './session.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const playerParams = object({ player_id: playerId.description("The service's player id") });
 

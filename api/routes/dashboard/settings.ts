@@ -5,7 +5,7 @@ import { endpoint } from '../endpoint.js';
 import { name, object, oneOf, optional, wholeNumber } from '../schemas.js';
 import { html, type Html } from '../../html.js';
 import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
-import { csrfField } from './session.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const PAGE = 50;
 const day = (at: Date) => at.toISOString().slice(0, 16).replace('T', ' ');

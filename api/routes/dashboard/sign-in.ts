@@ -5,7 +5,7 @@ import { endpoint } from '../endpoint.js';
 import { object, optional } from '../schemas.js';
 import { html } from '../../html.js';
 import { dashboardPage, href, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
-import { csrfField } from './session.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 /**
  * The sign-in page: one form, one "Sign in" button. Most people enter the game's secret key; the operator

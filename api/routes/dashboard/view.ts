@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Game } from '../../../engine/games/game-store.js';
 import type { AppContext } from '../endpoint.js';
 import { html, type Html } from '../../html.js';
-import { csrfToken, type SignedIn } from './session.js';
+import { csrfToken, type SignedIn } from '../../middleware/dashboard-session.js';
 
 export type Section = 'Overview' | 'Leaderboards' | 'Players' | 'Audit log' | 'Settings';
 
