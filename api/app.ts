@@ -10,7 +10,7 @@ import { noStoreWhenCredentialed } from './middleware/no-store.js';
 import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { REFERENCE_CSP } from './openapi/reference/page.js';
-import { ROUTE_GROUPS } from './routes/index.js';
+import { ENDPOINTS, ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import { dashboardErrors } from './routes/dashboard/errors.js';
 import { Assets } from './routes/web/asset-files.js';
@@ -29,7 +29,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   const limits = rateLimits(engine.rateLimits, engine.config);
   const base = basePath(engine.config.appUrl);
   const assets = new Assets(base);
-  const context = { engine, metrics, assets, base, sessions };
+  const context = { engine, metrics, assets, base, sessions, endpoints: ENDPOINTS };
 
   app.use(requestContext(engine.logger, metrics));
   app.use(noStoreWhenCredentialed());

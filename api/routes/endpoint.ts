@@ -51,6 +51,8 @@ export interface AppContext {
   base: string;
   /** Who is signed in to the dashboard. */
   sessions: DashboardSessions;
+  /** Every endpoint the app serves: what its OpenAPI document describes. */
+  endpoints: readonly AnyEndpoint[];
 }
 
 export interface Input<P, Q, B, K extends CredentialKind> {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openApiDocument } from '../../api/openapi/document.js';
+import { ENDPOINTS } from '../../api/routes/index.js';
 import { projectRoot } from '../../engine/paths.js';
 
 /** One operation as the README's table lists it: `operationId` | METHOD | `path` | audience. */
@@ -11,7 +12,7 @@ const row = (operationId: string, method: string, path: string, audience: string
   `| \`${operationId}\` | ${method.toUpperCase()} | \`${path}\` | ${audience} |`;
 
 function documentRows(): Row[] {
-  const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  const paths = openApiDocument(ENDPOINTS).paths as Record<string, Record<string, { operationId: string; tags: string[] }>>;
   return Object.entries(paths).flatMap(([template, operations]) =>
     Object.entries(operations).map(([method, operation]) => row(operation.operationId, method, template, operation.tags.join(', '))),
   );
