@@ -86,21 +86,8 @@ export class LeaderboardService {
     const { transact, log } = this.audit;
     const existing = await this.store.find(gameId, leaderboardId);
     if (!existing) {
-      const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
-      const inserted = await transact(async (client) => {
-        const row = await this.store.in(client).insert(gameId, leaderboardId, settings);
-        if (row) {
-          await log
-            .in(client)
-            .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
-        }
-        return row;
-      });
-      if (inserted) {
-        await this.recovery.prepare(inserted); // its schedule with it
-        await this.invalidator.leaderboardsChanged();
-        return { leaderboard: inserted, created: true };
-      }
+      const inserted = await this.insert(gameId, leaderboardId, changes, actor);
+      if (inserted) return { leaderboard: inserted, created: true };
       return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
     }
 
@@ -130,6 +117,36 @@ export class LeaderboardService {
     if (settings.keepSeasons < existing.keepSeasons) await this.seasons.archives.dropBeyond(updated.internalId, settings.keepSeasons);
     await this.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
+  }
+
+  /** Creates the leaderboard, never changing one: an id already in use is 409 already_exists. */
+  async create(gameId: string, leaderboardId: string, settings: Partial<LeaderboardSettings>, actor: Actor): Promise<Leaderboard> {
+    const inserted = await this.insert(gameId, leaderboardId, settings, actor);
+    if (!inserted) throw new ConflictError(`A leaderboard with the id '${leaderboardId}' already exists.`, 'already_exists');
+    return inserted;
+  }
+
+  /** The new leaderboard, its audit entry and its live state; undefined when the id is already in use. */
+  private async insert(
+    gameId: string,
+    leaderboardId: string,
+    changes: Partial<LeaderboardSettings>,
+    actor: Actor,
+  ): Promise<Leaderboard | undefined> {
+    const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
+    const inserted = await this.audit.transact(async (client) => {
+      const row = await this.store.in(client).insert(gameId, leaderboardId, settings);
+      if (row) {
+        await this.audit.log
+          .in(client)
+          .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
+      }
+      return row;
+    });
+    if (!inserted) return undefined;
+    await this.recovery.prepare(inserted); // its schedule with it
+    await this.invalidator.leaderboardsChanged();
+    return inserted;
   }
 
   /**
