@@ -52,8 +52,8 @@ function checkRequestBody(res: Response, operation: OperationDoc, name: string):
 }
 
 /**
- * The dashboard is left out of the document (CONTRACT section 13): it answers HTML pages, or 303 on
- * to another page, never cached, whatever the request.
+ * The dashboard is left out of the document (README, "The dashboard"): it answers HTML pages, or 303
+ * on to another page, never cached, whatever the request.
  */
 function checkDashboardAnswer(res: Response, name: string): void {
   if (res.status === 303) {
