@@ -28,20 +28,7 @@ module.exports = {
       name: 'no-circular',
       comment: 'No module imports itself through others, anywhere in the tree.',
       severity: 'error',
-      from: {
-        // The API half of the restructuring removes these cycles (api/routes/index.ts -> routes/documentation ->
-        // api/openapi/document.ts -> back; api/middleware/auth.ts <-> api/routes/dashboard/session.ts;
-        // api/routes/endpoint.ts <-> api/routes/web/assets.ts): drop this exclusion once it is merged.
-        pathNot: [
-          '^api/openapi/document\\.ts$',
-          '^api/routes/index\\.ts$',
-          '^api/routes/documentation/index\\.ts$',
-          '^api/middleware/auth\\.ts$',
-          '^api/routes/dashboard/session\\.ts$',
-          '^api/routes/endpoint\\.ts$',
-          '^api/routes/web/assets\\.ts$',
-        ],
-      },
+      from: {},
       to: { circular: true },
     },
   ],

@@ -3,19 +3,18 @@ import helmet from 'helmet';
 import type { Engine } from '../engine/engine.js';
 import { HttpMetrics } from './metrics.js';
 import { authenticators } from './middleware/auth.js';
+import { DashboardSessions, dashboardMiddleware, isDashboard } from './middleware/dashboard-session.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { noStoreWhenCredentialed } from './middleware/no-store.js';
 import { rateLimits } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { REFERENCE_CSP } from './openapi/reference/page.js';
-import { ROUTE_GROUPS } from './routes/index.js';
+import { ENDPOINTS, ROUTE_GROUPS } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import { dashboardErrors } from './routes/dashboard/errors.js';
-import { DashboardSessions, dashboardMiddleware } from './routes/dashboard/session.js';
-import { Assets } from './routes/web/assets.js';
+import { Assets } from './routes/web/asset-files.js';
 import { basePath } from './routes/web/html.js';
-import { isDashboard } from './routes/dashboard/session.js';
 import { webErrors } from './routes/web/index.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests drive it in-process. */
@@ -30,7 +29,7 @@ export function createApp(engine: Engine, metrics = new HttpMetrics()): Express 
   const limits = rateLimits(engine.rateLimits, engine.config);
   const base = basePath(engine.config.appUrl);
   const assets = new Assets(base);
-  const context = { engine, metrics, assets, base, sessions };
+  const context = { engine, metrics, assets, base, sessions, endpoints: ENDPOINTS };
 
   app.use(requestContext(engine.logger, metrics));
   app.use(noStoreWhenCredentialed());

@@ -6,7 +6,7 @@ import { scriptSource } from '../engine/live/script-loader.js';
 import { ensureServices } from './services.js';
 
 /**
- * `npm run capacity-inputs`: measures the inputs of the README's capacity model on this machine:
+ * `npm run capacity-inputs`: measures the inputs of the capacity model (docs/scaling.md) on this machine:
  * Redis memory per ranked entry, report scripts per second on one Redis core, and PostgreSQL bytes
  * per persisted best score.
  */

@@ -4,7 +4,7 @@ import type { Config } from '../../engine/config.js';
 import { constantTimeEqual } from '../../engine/credentials.js';
 import { AuthenticationError } from '../../engine/errors.js';
 import type { Game } from '../../engine/games/game-store.js';
-import type { DashboardSessions, SignedIn } from '../routes/dashboard/session.js';
+import type { DashboardCaller, DashboardSessions, SignedIn } from './dashboard-session.js';
 
 /** The player behind the web page's ?token=, and the game the token is for. */
 export interface Viewer {
@@ -36,7 +36,7 @@ export interface Callers {
   /** The anonymous token in ?token=: the web page's viewer. */
   pageToken: { viewer: Viewer };
   /** A dashboard session with its game chosen (signed in with the game's secret key, or the admin token). */
-  dashboard: { game: Game; session: SignedIn };
+  dashboard: DashboardCaller;
   /** A dashboard session signed in with the admin token, which picks and creates games. */
   dashboardAdmin: { session: SignedIn };
 }

@@ -3,7 +3,6 @@ import joiToJson from 'joi-to-json';
 import type { CredentialKind } from '../middleware/auth.js';
 import type { AnyEndpoint, ErrorStatus, Success, Tag } from '../routes/endpoint.js';
 import { bodyOf, openApiPath } from '../routes/endpoint.js';
-import { ENDPOINTS } from '../routes/index.js';
 import { ErrorBody } from '../routes/responses.js';
 
 /**
@@ -191,10 +190,10 @@ function operation(endpoint: AnyEndpoint, servedAt: ServedAt) {
   };
 }
 
-function build(servedAt: ServedAt) {
+function build(endpoints: readonly AnyEndpoint[], servedAt: ServedAt) {
   const paths: Record<string, Record<string, unknown>> = {};
   // The dashboard is a web app for people (HTML forms behind a session cookie), not an API to generate clients for.
-  for (const endpoint of ENDPOINTS.filter((described) => described.tag !== 'Dashboard')) {
+  for (const endpoint of endpoints.filter((described) => described.tag !== 'Dashboard')) {
     (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method] = operation(endpoint, servedAt);
   }
   jsonSchema(ErrorBody);
@@ -240,15 +239,20 @@ export interface ServedAt {
   baseUrl: string;
   appUrl: string;
 }
-/** What the document says without a running service's settings (the tests, the defaults of section 7). */
+/** What the document says without a running service's settings (the tests): BASE_URL's and APP_URL's defaults (README, Configuration). */
 const DEFAULT_SERVED_AT: ServedAt = { baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:3000' };
 
-const documents = new Map<string, ReturnType<typeof build>>();
+const documents = new WeakMap<readonly AnyEndpoint[], Map<string, ReturnType<typeof build>>>();
 
-/** Built on first use (the endpoints' modules serve it, so it cannot be built while they load), once per address. */
-export function openApiDocument(servedAt: ServedAt = DEFAULT_SERVED_AT): ReturnType<typeof build> {
+/**
+ * The document of these endpoints (the service's are ENDPOINTS in api/routes/index.ts; the app hands
+ * them to the documentation routes, which are among them). Built on first use, once per address.
+ */
+export function openApiDocument(endpoints: readonly AnyEndpoint[], servedAt: ServedAt = DEFAULT_SERVED_AT): ReturnType<typeof build> {
+  let built = documents.get(endpoints);
+  if (!built) documents.set(endpoints, (built = new Map()));
   const key = `${servedAt.baseUrl} ${servedAt.appUrl}`;
-  let document = documents.get(key);
-  if (!document) documents.set(key, (document = build(servedAt)));
+  let document = built.get(key);
+  if (!document) built.set(key, (document = build(endpoints, servedAt)));
   return document;
 }

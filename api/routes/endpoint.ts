@@ -6,8 +6,8 @@ import type { ErrorCode } from '../../engine/errors.js';
 import type { HttpMetrics } from '../metrics.js';
 import type { Callers, CredentialKind } from '../middleware/auth.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
-import type { DashboardSessions } from './dashboard/session.js';
-import type { Assets } from './web/assets.js';
+import type { DashboardSessions } from '../middleware/dashboard-session.js';
+import type { Assets } from './web/asset-files.js';
 import type { Value } from './schemas.js';
 
 /**
@@ -51,6 +51,8 @@ export interface AppContext {
   base: string;
   /** Who is signed in to the dashboard. */
   sessions: DashboardSessions;
+  /** Every endpoint the app serves: what its OpenAPI document describes. */
+  endpoints: readonly AnyEndpoint[];
 }
 
 export interface Input<P, Q, B, K extends CredentialKind> {

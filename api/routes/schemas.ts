@@ -12,7 +12,8 @@ import { joinersJoin } from './joiners.js';
 export type Value<S> = S extends Joi.AnySchema<infer V> ? V : never;
 
 type Shape = Record<string, Joi.AnySchema>;
-type ObjectValue<S extends Shape> = { [K in keyof S]: Value<S[K]> };
+/** The value an object() of these keys produces once validated. */
+export type ObjectValue<S extends Shape> = { [K in keyof S]: Value<S[K]> };
 
 /** A key that may be absent. */
 export function optional<V>(schema: Joi.AnySchema<V>): Joi.AnySchema<V | undefined> {

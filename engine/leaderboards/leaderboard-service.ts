@@ -90,21 +90,8 @@ export class LeaderboardService {
     const { transact, audit } = this.deps;
     const existing = await this.deps.store.find(gameId, leaderboardId);
     if (!existing) {
-      const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
-      const inserted = await transact(async (client) => {
-        const row = await this.deps.store.in(client).insert(gameId, leaderboardId, settings);
-        if (row) {
-          await audit
-            .in(client)
-            .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
-        }
-        return row;
-      });
-      if (inserted) {
-        await this.deps.recovery.prepare(inserted); // its schedule with it
-        await this.deps.invalidator.leaderboardsChanged();
-        return { leaderboard: inserted, created: true };
-      }
+      const inserted = await this.insert(gameId, leaderboardId, changes, actor);
+      if (inserted) return { leaderboard: inserted, created: true };
       return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
     }
 
@@ -134,6 +121,36 @@ export class LeaderboardService {
     if (settings.keepSeasons < existing.keepSeasons) await this.deps.archives.dropBeyond(updated.internalId, settings.keepSeasons);
     await this.deps.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
+  }
+
+  /** Creates the leaderboard, never changing one: an id already in use is 409 already_exists. */
+  async create(gameId: string, leaderboardId: string, settings: Partial<LeaderboardSettings>, actor: Actor): Promise<Leaderboard> {
+    const inserted = await this.insert(gameId, leaderboardId, settings, actor);
+    if (!inserted) throw new ConflictError(`A leaderboard with the id '${leaderboardId}' already exists.`, 'already_exists');
+    return inserted;
+  }
+
+  /** The new leaderboard, its audit entry and its live state; undefined when the id is already in use. */
+  private async insert(
+    gameId: string,
+    leaderboardId: string,
+    changes: Partial<LeaderboardSettings>,
+    actor: Actor,
+  ): Promise<Leaderboard | undefined> {
+    const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
+    const inserted = await this.deps.transact(async (client) => {
+      const row = await this.deps.store.in(client).insert(gameId, leaderboardId, settings);
+      if (row) {
+        await this.deps.audit
+          .in(client)
+          .record({ gameId, actor, action: 'leaderboard.create', target: leaderboardId, details: settingsView(settings) });
+      }
+      return row;
+    });
+    if (!inserted) return undefined;
+    await this.deps.recovery.prepare(inserted); // its schedule with it
+    await this.deps.invalidator.leaderboardsChanged();
+    return inserted;
   }
 
   /**

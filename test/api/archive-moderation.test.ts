@@ -22,10 +22,10 @@ import { startWorker, type ServiceProcess } from '../helpers/processes.js';
 import { ReferenceBoard } from '../helpers/reference.js';
 
 /**
- * Moderation of archived seasons (CONTRACT 13): a ban hides a player's archived rows, an unban shows
- * them again, a removal withdraws one row, an erasure strips every row of the player; reads skip
- * withdrawn rows and show ranks and totals as if they had never been there, without renumbering the
- * stored rows. The changes go through SeasonArchiveStore (the moderation routes call it in their
+ * Moderation of archived seasons (README, "Guarantees"): a ban hides a player's archived rows, an
+ * unban shows them again, a removal withdraws one row, an erasure strips every row of the player;
+ * reads skip withdrawn rows and show ranks and totals as if they had never been there, without
+ * renumbering the stored rows. The changes go through SeasonArchiveStore (the moderation routes call it in their
  * transactions); the reads through the public API, compared with a model of the season.
  */
 describe('archived seasons under moderation', () => {

@@ -181,7 +181,7 @@ describe('score rules: latest and sum boards', () => {
     await batch(game, { player_id: player.playerId, scores: [1.5e308, 1], leaderboard_ids: [overflowing, other] }).expect(200);
     const res = await batch(game, { player_id: player.playerId, scores: [5, 1.5e308], leaderboard_ids: [other, overflowing] }).expect(400);
     expect(res.body.error.code).to.equal('validation_failed');
-    // All or nothing (section 4 endpoint 3, section 13): the valid pair must not have been added.
+    // All or nothing (README, "Guarantees"): the valid pair must not have been added.
     expect((await record(game, other, player.playerId).expect(200)).body.score).to.equal(1);
     expect((await record(game, overflowing, player.playerId).expect(200)).body.score).to.equal(1.5e308);
   });

@@ -8,14 +8,14 @@ import { runGodotProject, type GodotRun } from '../helpers/godot.js';
 
 const PROJECT = path.join(projectRoot, 'test', 'clients', 'godot');
 const CLIENT_SCRIPT = readFileSync(path.join(PROJECT, 'leaderboard_client.gd'), 'utf8');
-const README = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+const GUIDE = readFileSync(path.join(projectRoot, 'docs', 'clients.md'), 'utf8');
 
-/** The README's Godot section: from its heading to the next heading of the same or a higher level. */
-function readmeGodotSection(): string {
-  const start = README.indexOf('\n#### Godot\n');
-  expect(start, 'README has a "#### Godot" section').to.be.greaterThan(-1);
-  const end = README.slice(start + 1).search(/\n#{2,4} /);
-  return README.slice(start, end === -1 ? undefined : start + 1 + end);
+/** The clients guide's Godot section: from its heading to the next heading of the same or a higher level. */
+function guideGodotSection(): string {
+  const start = GUIDE.indexOf('\n### Godot\n');
+  expect(start, 'docs/clients.md has a "### Godot" section').to.be.greaterThan(-1);
+  const end = GUIDE.slice(start + 1).search(/\n#{2,3} /);
+  return GUIDE.slice(start, end === -1 ? undefined : start + 1 + end);
 }
 
 describe('Godot 3 client (headless godot3-server against the service)', function () {
@@ -81,18 +81,18 @@ describe('Godot 3 client (headless godot3-server against the service)', function
     expect(page.page_closes, 'the page URL itself is not a close request').to.equal(false);
   });
 
-  it('when the README shows the Godot client, then it is this tested script, verbatim', () => {
-    const section = readmeGodotSection();
+  it('when the clients guide shows the Godot client, then it is this tested script, verbatim', () => {
+    const section = guideGodotSection();
     const blocks = [...section.matchAll(/```gdscript\n([\s\S]*?)```/g)].map((match) => match[1]);
-    expect(blocks, 'the README Godot section has the script as a gdscript block').to.include(CLIENT_SCRIPT);
+    expect(blocks, "the guide's Godot section has the script as a gdscript block").to.include(CLIENT_SCRIPT);
   });
 
-  it('when the README lists the lines that differ in Godot 4, then each Godot 3 line is in the tested script', () => {
-    const rows = readmeGodotSection()
+  it('when the clients guide lists the lines that differ in Godot 4, then each Godot 3 line is in the tested script', () => {
+    const rows = guideGodotSection()
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split(' | ')[0]!.replace(/^\| `/, '').replace(/`$/, ''));
-    expect(rows, 'the README Godot section has a table of Godot 3 lines and their Godot 4 form').to.have.length.greaterThan(0);
-    for (const godot3 of rows) expect(CLIENT_SCRIPT, `README's Godot 3 line \`${godot3}\``).to.contain(godot3);
+    expect(rows, "the guide's Godot section has a table of Godot 3 lines and their Godot 4 form").to.have.length.greaterThan(0);
+    for (const godot3 of rows) expect(CLIENT_SCRIPT, `the guide's Godot 3 line \`${godot3}\``).to.contain(godot3);
   });
 });

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Response } from 'supertest';
 import { openApiDocument as documentOf } from '../../api/openapi/document.js';
+import { ENDPOINTS } from '../../api/routes/index.js';
 
 /**
  * Checks a response against the OpenAPI document: the operation must exist, the status must be
@@ -11,7 +12,7 @@ import { openApiDocument as documentOf } from '../../api/openapi/document.js';
  */
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-const openApiDocument = documentOf();
+const openApiDocument = documentOf(ENDPOINTS);
 ajv.addSchema({ $id: 'openapi', components: openApiDocument.components });
 
 interface ResponseDoc {
@@ -51,8 +52,8 @@ function checkRequestBody(res: Response, operation: OperationDoc, name: string):
 }
 
 /**
- * The dashboard is left out of the document (CONTRACT section 13): it answers HTML pages, or 303 on
- * to another page, never cached, whatever the request.
+ * The dashboard is left out of the document (README, "The dashboard"): it answers HTML pages, or 303
+ * on to another page, never cached, whatever the request.
  */
 function checkDashboardAnswer(res: Response, name: string): void {
   if (res.status === 303) {

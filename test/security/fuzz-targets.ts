@@ -184,7 +184,7 @@ function targetOf(endpoint: AnyEndpoint): FuzzTarget {
     credentials: HEADERS[endpoint.credentials],
     ...(check ? { harmless: check } : {}),
     changes: (res) => mayChange && mayHaveChanged(endpoint, res),
-    // The dashboard answers every error as a page (CONTRACT section 13).
+    // The dashboard answers every error as a page (README, "The dashboard").
     htmlErrors: endpoint.htmlErrors !== undefined || endpoint.tag === 'Dashboard',
     nulBodies: nulBodies(endpoint),
   };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Response } from 'express';
 import { projectRoot } from '../../../engine/paths.js';
 import { cachePublicly } from '../../middleware/no-store.js';
-import { escapeHtml } from '../../routes/web/html.js';
+import { html } from '../../html.js';
 
 /**
  * The interactive API reference at /docs: Swagger UI, from the swagger-ui-dist package, served by
@@ -95,22 +95,22 @@ export function referencePage(base: string, title: string): string {
 }
 
 function renderPage(base: string, title: string): string {
-  const url = (name: string) => escapeHtml(`${base}/docs/assets/${name}?v=${assets().get(name)!.etag.slice(1, -1)}`);
-  return `<!doctype html>
+  const url = (name: string) => `${base}/docs/assets/${name}?v=${assets().get(name)!.etag.slice(1, -1)}`;
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}: API reference</title>
+<title>${title}: API reference</title>
 <link rel="icon" type="image/png" href="${url('favicon-32x32.png')}">
 <link rel="stylesheet" href="${url('swagger-ui.css')}">
 </head>
 <body>
-<noscript><p>This reference needs JavaScript. The API description itself is at <a href="${escapeHtml(base)}/openapi.json">/openapi.json</a>.</p></noscript>
+<noscript><p>This reference needs JavaScript. The API description itself is at <a href="${base}/openapi.json">/openapi.json</a>.</p></noscript>
 <div id="reference"></div>
 <script src="${url('swagger-ui-bundle.js')}" defer></script>
 <script src="${url('reference.js')}" defer></script>
 </body>
 </html>
-`;
+`.text;
 }

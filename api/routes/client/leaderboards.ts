@@ -1,5 +1,5 @@
 import { aroundView } from '../../views.js';
-import { leaderboardPage } from '../leaderboard-page.js';
+import { leaderboardPage } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
 import { AroundMe, LeaderboardPage } from '../responses.js';
 import { leaderboardParams, object, pageQuery, season, wholeNumber } from '../schemas.js';

@@ -1,6 +1,8 @@
 import { endpoint } from '../endpoint.js';
 import { beforeEntry, limit, object } from '../schemas.js';
-import { dashboardPage, dataTable, href, html, pageReply, screenOf } from './view.js';
+import { html } from '../../html.js';
+import { pager } from './pager.js';
+import { dashboardPage, dataTable, href, pageReply, screenOf } from './view.js';
 
 export const auditLogPageEndpoint = endpoint({
   method: 'get',
@@ -29,20 +31,17 @@ export const auditLogPageEndpoint = endpoint({
           <td><code class="details">${JSON.stringify(entry.details)}</code></td>
         </tr>`,
     );
-    const pager =
-      query.before !== undefined || nextBefore !== null
-        ? html`<nav class="pager" aria-label="Audit log pages">
-            ${query.before !== undefined ? html`<a href="${href(screen, `/audit-log?limit=${query.limit}`)}">Newest entries</a>` : html``}
-            ${nextBefore !== null ? html`<a href="${href(screen, `/audit-log?limit=${query.limit}&before=${nextBefore}`)}">Older entries</a>` : html``}
-          </nav>`
-        : html``;
+    // Read by a cursor (the last entry shown), not an offset: back to the newest, or on to older ones.
+    const newest = query.before !== undefined ? { href: href(screen, `/audit-log?limit=${query.limit}`), label: 'Newest entries' } : null;
+    const older =
+      nextBefore !== null ? { href: href(screen, `/audit-log?limit=${query.limit}&before=${nextBefore}`), label: 'Older entries' } : null;
     const body = html`<section class="card">
       ${
         entries.length === 0
           ? html`<p>No entry yet.</p>`
           : html`${dataTable(['Time (UTC)', 'Actor', 'Action', 'Target', 'Details'], rows, { className: 'audit-log' })}`
       }
-      ${pager}
+      ${pager('Audit log pages', newest, older)}
     </section>`;
     return pageReply(dashboardPage(screen, { title: 'Audit log', section: 'Audit log', body }));
   },

@@ -3,9 +3,10 @@ import { RateLimitedError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
 import { statusOf, toAppError } from '../../middleware/errors.js';
 import type { AppContext } from '../endpoint.js';
-import { ForgedRequest, isDashboard, SignInNeeded } from './session.js';
+import { ForgedRequest, isDashboard, SignInNeeded } from '../../middleware/dashboard-session.js';
 import { signInPage } from './sign-in.js';
-import { dashboardPage, href, html, screenOf, type Screen } from './view.js';
+import { html } from '../../html.js';
+import { dashboardPage, href, screenOf, type Screen } from './view.js';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',

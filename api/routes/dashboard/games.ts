@@ -2,8 +2,10 @@ import Joi from 'joi';
 import { NotFoundError } from '../../../engine/errors.js';
 import { endpoint } from '../endpoint.js';
 import { name, object, wholeNumber } from '../schemas.js';
-import { dashboardPage, dataTable, href, html, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
-import { csrfField } from './session.js';
+import { html } from '../../html.js';
+import { dashboardPage, dataTable, href, pageReply, postButton, postForm, screenOf, seeOther } from './view.js';
+import { offsetPager } from './pager.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const PAGE = 50;
 
@@ -35,10 +37,10 @@ export const gamesPageEndpoint = endpoint({
           <td>${postButton(screen, `/games/${encodeURIComponent(game.id)}/open`, `Open ${game.name}`)}</td>
         </tr>`,
     );
-    const more = offset + PAGE < total ? html`<p><a href="${href(screen, `/games?offset=${offset + PAGE}`)}">Next page</a></p>` : html``;
     const body = html`<section class="card">
         <h2>Games (${total})</h2>
-        ${dataTable(['Name', 'Id', 'Created', { hidden: 'Open' }], rows)} ${more}
+        ${dataTable(['Name', 'Id', 'Created', { hidden: 'Open' }], rows)}
+        ${offsetPager('Game pages', { offset, limit: PAGE, total }, (at) => href(screen, `/games?offset=${at}`))}
       </section>
       <section class="card narrow">
         <h2>Create game</h2>

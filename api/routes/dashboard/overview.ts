@@ -1,5 +1,6 @@
 import { endpoint } from '../endpoint.js';
-import { dashboardPage, dataTable, html, pageReply, screenOf } from './view.js';
+import { html } from '../../html.js';
+import { dashboardPage, dataTable, pageReply, screenOf } from './view.js';
 
 const number = new Intl.NumberFormat('en-US');
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);

@@ -14,12 +14,12 @@ import {
   limit,
   offset,
 } from '../schemas.js';
+import { html } from '../../html.js';
 import {
   confirmButton,
   dashboardPage,
   dataTable,
   href,
-  html,
   notice,
   pageReply,
   postButton,
@@ -28,7 +28,8 @@ import {
   screenOf,
   seeOther,
 } from './view.js';
-import { csrfField } from './session.js';
+import { offsetPager } from './pager.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const playerParams = object({ player_id: playerId.description("The service's player id") });
 
@@ -103,15 +104,9 @@ export const playersPageEndpoint = endpoint({
     let results = html``;
     if (search !== undefined) {
       const found = await app.engine.playerLookup.search(game.id, search, offset, limit);
-      const pageLink = (at: number, label: string) =>
-        html`<a href="${href(screen, `/players?search=${encodeURIComponent(search)}&limit=${limit}&offset=${at}`)}">${label}</a>`;
-      const pager =
-        offset > 0 || offset + limit < found.total
-          ? html`<nav class="pager" aria-label="Result pages">
-              ${offset > 0 ? pageLink(Math.max(0, offset - limit), 'Previous page') : html``}
-              ${offset + limit < found.total ? pageLink(offset + limit, 'Next page') : html``}
-            </nav>`
-          : html``;
+      const pager = offsetPager('Result pages', { offset, limit, total: found.total }, (at) =>
+        href(screen, `/players?search=${encodeURIComponent(search)}&limit=${limit}&offset=${at}`),
+      );
       results = html`<section class="card" aria-labelledby="results-heading">
         <h2 id="results-heading">Results (${found.totalExact ? String(found.total) : `at least ${found.total}`})</h2>
         ${found.players.length > 0 ? resultsTable(screen, found.players) : html`<p>No player matches “${search}”.</p>`} ${pager}

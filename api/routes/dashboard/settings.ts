@@ -3,21 +3,10 @@ import type { Game } from '../../../engine/games/game-store.js';
 import type { ThirdPartyKey } from '../../../engine/auth/third-party-key-store.js';
 import { endpoint } from '../endpoint.js';
 import { name, object, oneOf, optional, wholeNumber } from '../schemas.js';
-import {
-  confirmButton,
-  dashboardPage,
-  dataTable,
-  href,
-  html,
-  type Html,
-  notice,
-  pageReply,
-  postForm,
-  type Screen,
-  screenOf,
-  seeOther,
-} from './view.js';
-import { csrfField } from './session.js';
+import { html, type Html } from '../../html.js';
+import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
+import { offsetPager } from './pager.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 const PAGE = 50;
 const day = (at: Date) => at.toISOString().slice(0, 16).replace('T', ' ');
@@ -60,10 +49,6 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
         <p><strong>Copy it now: it is shown only this once.</strong></p>
       </div>`
     : html``;
-  const pager =
-    offset + PAGE < total
-      ? html`<p class="pager"><a href="${href(screen, `/settings?offset=${offset + PAGE}`)}">Next page</a></p>`
-      : html``;
   const body = html`${notice(shown.done)}${revealed}
     <section class="card" aria-labelledby="external-title">
       <h2 id="external-title"><a href="#external-title">External Service Settings</a></h2>
@@ -76,7 +61,7 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
               <td colspan="5" class="muted">No third-party keys yet.</td>
             </tr>`,
       )}
-      ${pager}
+      ${offsetPager('Key pages', { offset, limit: PAGE, total }, (at) => href(screen, `/settings?offset=${at}`))}
       ${postForm(
         screen,
         '/settings/keys',

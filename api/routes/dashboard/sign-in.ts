@@ -3,8 +3,9 @@ import { AuthenticationError } from '../../../engine/errors.js';
 import { refundAttempt } from '../../middleware/rate-limit.js';
 import { endpoint } from '../endpoint.js';
 import { object, optional } from '../schemas.js';
-import { dashboardPage, href, html, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
-import { csrfField } from './session.js';
+import { html } from '../../html.js';
+import { dashboardPage, href, notice, pageReply, postForm, screenOf, seeOther, type Screen } from './view.js';
+import { csrfField } from '../../middleware/dashboard-session.js';
 
 /**
  * The sign-in page: one form, one "Sign in" button. Most people enter the game's secret key; the operator

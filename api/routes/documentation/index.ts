@@ -25,7 +25,7 @@ export const documentationEndpoints = [
       },
     },
     errors: [],
-    handler: ({ app }) => ({ status: 200, body: openApiDocument(app.engine.config) }),
+    handler: ({ app }) => ({ status: 200, body: openApiDocument(app.endpoints, app.engine.config) }),
   }),
 
   endpoint({
@@ -49,7 +49,7 @@ export const documentationEndpoints = [
     handler({ app, res }) {
       const { config } = app.engine;
       res.type('html');
-      return { status: 200, body: referencePage(basePath(config.baseUrl), openApiDocument(config).info.title) };
+      return { status: 200, body: referencePage(basePath(config.baseUrl), openApiDocument(app.endpoints, config).info.title) };
     },
   }),
 

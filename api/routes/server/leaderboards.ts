@@ -1,33 +1,9 @@
-import Joi from 'joi';
 import { leaderboardView } from '../../views.js';
-import { seasonList } from '../leaderboard-page.js';
+import { seasonList } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
 import { Leaderboard, LeaderboardList, SeasonList, SeasonReset } from '../responses.js';
-import { leaderboardParams, listQuery, name, nullable, object, oneOf, optional, updateStrategy } from '../schemas.js';
-
-const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
-/** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
-const resetSchedule = nullable(
-  object({
-    cron: Joi.string().max(200).example('0 0 * * 1').description('5-field cron: minute hour day-of-month month day-of-week'),
-    timezone: Joi.string().max(64).example('Europe/Paris').description('IANA time zone, daylight saving included'),
-  }),
-)
-  .description('null (default): never reset by schedule')
-  .example({ cron: '0 0 * * 1', timezone: 'Europe/Paris' });
-const settingsBody = object({
-  name: optional(name),
-  type: optional(oneOf('individual', 'clan')),
-  sort_order: optional(oneOf('desc', 'asc')),
-  client_reports: optional(Joi.boolean().strict()),
-  min_score: optional(bound),
-  max_score: optional(bound),
-  reset_schedule: optional(resetSchedule),
-  keep_seasons: optional(
-    Joi.number().strict().integer().min(1).max(1000).example(52).description('Archived seasons kept, 1-1000 (default 52)'),
-  ),
-  update_strategy: optional(updateStrategy),
-});
+import { settingsBody, settingsOf } from '../leaderboard-settings.js';
+import { leaderboardParams, listQuery } from '../schemas.js';
 
 /** Leaderboard management for the game server. */
 export const serverLeaderboardEndpoints = [
@@ -51,17 +27,7 @@ export const serverLeaderboardEndpoints = [
       const { leaderboard, created } = await app.engine.leaderboards.put(
         caller.game.id,
         params.leaderboard_id,
-        {
-          ...(body.name !== undefined && { name: body.name }),
-          ...(body.type !== undefined && { type: body.type }),
-          ...(body.sort_order !== undefined && { sortOrder: body.sort_order }),
-          ...(body.client_reports !== undefined && { clientReports: body.client_reports }),
-          ...(body.min_score !== undefined && { minScore: body.min_score }),
-          ...(body.max_score !== undefined && { maxScore: body.max_score }),
-          ...(body.reset_schedule !== undefined && { resetSchedule: body.reset_schedule }),
-          ...(body.keep_seasons !== undefined && { keepSeasons: body.keep_seasons }),
-          ...(body.update_strategy !== undefined && { updateStrategy: body.update_strategy }),
-        },
+        settingsOf(body),
         'secret_key',
       );
       return { status: created ? 201 : 200, body: leaderboardView(leaderboard) };

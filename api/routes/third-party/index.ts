@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../../engine/errors.js';
 import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
-import { leaderboardPage, seasonList } from '../leaderboard-page.js';
+import { leaderboardPage, seasonList } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
 import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord, SeasonList } from '../responses.js';
 import {

@@ -2,8 +2,9 @@ import type { ErrorRequestHandler } from 'express';
 import { RateLimitedError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
 import { statusOf, toAppError } from '../../middleware/errors.js';
-import type { Assets } from './assets.js';
-import { closeHref, escapeHtml, hidesCloseButton, pageHref, sendHtml } from './html.js';
+import type { Assets } from './asset-files.js';
+import { html } from '../../html.js';
+import { closeHref, hidesCloseButton, pageHref, sendHtml } from './html.js';
 import { closeButton, shell } from './layout.js';
 
 const PAGES: Record<number, { title: string; message: string }> = {
@@ -54,15 +55,15 @@ export function htmlErrors(assets: Assets, logger: Logger): ErrorRequestHandler 
     const seasonMissing = appError.code === 'season_not_found';
     const { title, message } = seasonMissing ? SEASON_NOT_FOUND : PAGES[status]!;
     const onward = seasonMissing
-      ? `\n<p><a class="onward" href="${escapeHtml(pageHref(req.originalUrl, { season: null }))}">${SEASON_NOT_FOUND.onward}</a></p>`
-      : '';
+      ? html`\n<p><a class="onward" href="${pageHref(req.originalUrl, { season: null })}">${SEASON_NOT_FOUND.onward}</a></p>`
+      : html``;
     const close = hidesCloseButton(req.query.hideCloseButton) ? null : closeHref(req.originalUrl);
-    const body = `<main class="message-page">
+    const body = html`<main class="message-page">
 <header class="bar">${closeButton(close)}</header>
 <section class="message">
 <p class="message-code">${status}</p>
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>${onward}
+<h1>${title}</h1>
+<p>${message}</p>${onward}
 </section>
 </main>`;
     sendHtml(res, status, shell({ title, css: assets.url('page.css'), icon: assets.url('favicon.svg'), body }));

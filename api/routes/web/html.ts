@@ -1,12 +1,5 @@
 import type { Response } from 'express';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Every player-supplied string goes through this before it reaches the page's markup. */
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
-
 // The same formatting as the page's script, so server-rendered and loaded rows read alike.
 const scoreFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
 

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { NotFoundError } from '../../../engine/errors.js';
 import type { Logger } from '../../../engine/logger.js';
-import { assetsEndpoint, type Assets } from './assets.js';
+import type { Assets } from './asset-files.js';
+import { assetsEndpoint } from './assets.js';
 import { avatarEndpoint } from './avatar.js';
 import { entriesEndpoint } from './entries.js';
 import { htmlErrors } from './error-page.js';

@@ -1,7 +1,8 @@
 import type { Leaderboard } from '../../../engine/leaderboards/leaderboard-store.js';
 import type { Standings } from '../../../engine/live/types.js';
 import { avatarUrl } from '../../views.js';
-import { escapeHtml, formatScore } from './html.js';
+import { html, type Html } from '../../html.js';
+import { formatScore } from './html.js';
 import { closeButton, shell } from './layout.js';
 import type { Row } from './rows.js';
 
@@ -45,54 +46,46 @@ const initial = (name: string) => (Array.from(name.trim())[0] ?? '?').toUpperCas
 const plural = (n: number, one: string, many: string) => `${formatScore(n)} ${n === 1 ? one : many}`;
 
 /** One ranked line; the page's script builds the same structure for rows it loads later. */
-function rowHtml(row: Row, view: Standings, base: string): string {
+function rowHtml(row: Row, view: Standings, base: string): Html {
   const classes = ['row', row.viewer ? 'me' : '', row.rank <= 3 ? `top top-${row.rank}` : ''].filter(Boolean).join(' ');
   const avatar =
     view === 'players'
-      ? `<img class="avatar" src="${escapeHtml(avatarUrl(base, row.id, AVATAR_SIZE))}" alt="" width="40" height="40">`
-      : `<span class="avatar badge" aria-hidden="true">${escapeHtml(initial(row.name))}</span>`;
-  const sub = view === 'clans' ? `<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : '';
-  const you = row.viewer ? `<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : '';
-  return (
-    `<li class="${classes}" data-id="${escapeHtml(row.id)}"${row.viewer ? ' aria-current="true"' : ''}>` +
-    `<span class="rank">${row.rank}</span>${avatar}` +
-    `<span class="who"><span class="name">${escapeHtml(row.name)}</span>${you}${sub}</span>` +
-    `<span class="score">${formatScore(row.score)}</span></li>`
-  );
+      ? html`<img class="avatar" src="${avatarUrl(base, row.id, AVATAR_SIZE)}" alt="" width="40" height="40">`
+      : html`<span class="avatar badge" aria-hidden="true">${initial(row.name)}</span>`;
+  const sub = view === 'clans' ? html`<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : html``;
+  const you = row.viewer ? html`<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : html``;
+  return html`<li class="${classes}" data-id="${row.id}"${row.viewer ? html` aria-current="true"` : html``}><span class="rank">${row.rank}</span>${avatar}<span class="who"><span class="name">${row.name}</span>${you}${sub}</span><span class="score">${formatScore(row.score)}</span></li>`;
 }
 
-function tabsHtml(tabs: Record<Standings, string>, view: Standings): string {
+function tabsHtml(tabs: Record<Standings, string>, view: Standings): Html {
   const tab = (which: Standings, label: string) =>
-    `<a class="tab" href="${escapeHtml(tabs[which])}"${which === view ? ' aria-current="page"' : ''}>${label}</a>`;
-  return `<nav class="tabs" aria-label="Ranking">${tab('players', 'Players')}${tab('clans', 'Clans')}</nav>`;
+    html`<a class="tab" href="${tabs[which]}"${which === view ? html` aria-current="page"` : html``}>${label}</a>`;
+  return html`<nav class="tabs" aria-label="Ranking">${tab('players', 'Players')}${tab('clans', 'Clans')}</nav>`;
 }
 
 const seasonLabel = (link: SeasonLink) => `Season ${link.season}${link.current ? ' (current)' : ''}`;
 
-const CHEVRON =
-  '<svg class="chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+const CHEVRON = html`<svg class="chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
 /**
  * The season switcher: a disclosure of plain links, so it works before (and without) the script
  * and under the page's policy, which allows no inline script and no form submission.
  */
-function seasonsHtml(links: SeasonLink[]): string {
+function seasonsHtml(links: SeasonLink[]): Html {
   const shown = links.find((link) => link.shown);
-  const items = links
-    .map(
-      (link) =>
-        `<li><a class="season" href="${escapeHtml(link.href)}"${link.shown ? ' aria-current="page"' : ''}>${seasonLabel(link)}</a></li>`,
-    )
-    .join('');
-  return `<nav class="seasons" aria-label="Season"><details class="season-menu" id="seasons"><summary class="season-pick">${shown ? seasonLabel(shown) : 'Seasons'}${CHEVRON}</summary><ul class="season-list">${items}</ul></details></nav>`;
+  const items = links.map(
+    (link) =>
+      html`<li><a class="season" href="${link.href}"${link.shown ? html` aria-current="page"` : html``}>${seasonLabel(link)}</a></li>`,
+  );
+  return html`<nav class="seasons" aria-label="Season"><details class="season-menu" id="seasons"><summary class="season-pick">${shown ? seasonLabel(shown) : 'Seasons'}${CHEVRON}</summary><ul class="season-list">${items}</ul></details></nav>`;
 }
 
-function emptyHtml(view: Standings, pastSeason: number | null): string {
+function emptyHtml(view: Standings, pastSeason: number | null): Html {
   const [heading, text] =
     pastSeason === null
       ? ['No scores yet', view === 'clans' ? 'No clan is on the board yet.' : 'Be the first to get on the board!']
       : ['No scores this season', `${view === 'clans' ? 'No clan' : 'Nobody'} got on the board in season ${pastSeason}.`];
-  return `<section class="empty">
+  return html`<section class="empty">
 <svg viewBox="0 0 48 48" width="56" height="56" aria-hidden="true" focusable="false"><path d="M14 8h20v6a10 10 0 0 1-20 0zM14 10H8v3a6 6 0 0 0 6 6M34 10h6v3a6 6 0 0 1-6 6M24 24v8M17 40h14l-2-8H19z" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linejoin="round"/></svg>
 <h2>${heading}</h2>
 <p>${text}</p>
@@ -103,24 +96,24 @@ export function renderPage(m: PageModel): string {
   const { leaderboard, view, base } = m;
   const inList = m.rows.some((row) => row.viewer);
   const list = m.rows.length
-    ? `<ol class="rows" id="entries">${m.rows.map((row) => rowHtml(row, view, base)).join('')}</ol>`
+    ? html`<ol class="rows" id="entries">${m.rows.map((row) => rowHtml(row, view, base))}</ol>`
     : emptyHtml(view, m.pastSeason);
   const more =
     m.total > m.next
-      ? `<button class="more" id="more" type="button">Show more</button><p class="status" id="status" role="status"></p>`
-      : '';
+      ? html`<button class="more" id="more" type="button">Show more</button><p class="status" id="status" role="status"></p>`
+      : html``;
   // Shown at once when the viewer's row is beyond the first page; the script shows or hides it as
   // the row in the list scrolls out of or into view.
   const pinned = m.viewerRow
-    ? `<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? ' hidden' : ''}><ol class="rows">${rowHtml(m.viewerRow, view, base)}</ol></aside>`
-    : '';
-  const body = `<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${escapeHtml(`${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries`)}" data-token="${escapeHtml(m.token)}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${escapeHtml(base)}"${m.season === undefined ? '' : ` data-season="${m.season}"`}>
+    ? html`<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? html` hidden` : html``}><ol class="rows">${rowHtml(m.viewerRow, view, base)}</ol></aside>`
+    : html``;
+  const body = html`<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries" data-token="${m.token}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${base}"${m.season === undefined ? html`` : html` data-season="${m.season}"`}>
 <header class="bar">
-<div class="titles"><h1>${escapeHtml(leaderboard.name)}</h1><p class="meta">${plural(m.total, view === 'clans' ? 'clan' : 'player', view === 'clans' ? 'clans' : 'players')}</p></div>
+<div class="titles"><h1>${leaderboard.name}</h1><p class="meta">${plural(m.total, view === 'clans' ? 'clan' : 'player', view === 'clans' ? 'clans' : 'players')}</p></div>
 ${closeButton(m.close)}
 </header>
-${m.seasons ? seasonsHtml(m.seasons) : ''}
-${m.tabs ? tabsHtml(m.tabs, view) : ''}
+${m.seasons ? seasonsHtml(m.seasons) : html``}
+${m.tabs ? tabsHtml(m.tabs, view) : html``}
 ${list}
 ${more}
 ${pinned}

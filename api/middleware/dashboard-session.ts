@@ -6,12 +6,11 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import session from 'express-session';
 import helmet from 'helmet';
 import Joi from 'joi';
-import type { Engine } from '../../../engine/engine.js';
-import type { Game } from '../../../engine/games/game-store.js';
-import { constantTimeEqual } from '../../../engine/credentials.js';
-import { dashboardSessionPrefix } from '../../../engine/live/keys.js';
-import type { Callers } from '../../middleware/auth.js';
-import { optional } from '../schemas.js';
+import type { Engine } from '../../engine/engine.js';
+import type { Game } from '../../engine/games/game-store.js';
+import { constantTimeEqual } from '../../engine/credentials.js';
+import { dashboardSessionPrefix } from '../../engine/live/keys.js';
+import { optional } from '../routes/schemas.js';
 
 /** What a signed-in dashboard session keeps: how it signed in and which game it works on, never a key. */
 export interface SignedIn {
@@ -22,6 +21,12 @@ export interface SignedIn {
   keyGeneration: number | null;
   /** A digest of the admin token signed in with: another token (a restart with a new ADMIN_TOKEN) ends the session. */
   adminMark: string | null;
+}
+
+/** A dashboard request's caller once its session is checked: the game worked on, and who signed in. */
+export interface DashboardCaller {
+  game: Game;
+  session: SignedIn;
 }
 
 declare module 'express-session' {
@@ -64,7 +69,7 @@ export class DashboardSessions {
     this.adminMark = createHash('sha256').update(`dashboard:${engine.adminToken.value}`).digest('base64url').slice(0, 22);
   }
 
-  async gameCaller(req: Request): Promise<Callers['dashboard']> {
+  async gameCaller(req: Request): Promise<DashboardCaller> {
     const signedIn = await this.live(req);
     if (signedIn.gameId === null) throw new SignInNeeded('games');
     const found = await this.engine.games.withKeyGeneration(signedIn.gameId);
@@ -79,7 +84,7 @@ export class DashboardSessions {
     return { game: found.game, session: signedIn };
   }
 
-  async adminCaller(req: Request): Promise<Callers['dashboardAdmin']> {
+  async adminCaller(req: Request): Promise<{ session: SignedIn }> {
     const signedIn = await this.live(req);
     if (signedIn.via !== 'admin') throw new SignInNeeded();
     return { session: signedIn };

@@ -2,6 +2,8 @@ import { pageView, seasonListView } from '../views.js';
 import type { AppContext } from './endpoint.js';
 import type { pageQuery, Value } from './schemas.js';
 
+// Reads that several audiences' routes answer alike (game clients, the game server, third parties).
+
 /** A page of a leaderboard: game clients and third parties read the same one. */
 export async function leaderboardPage(app: AppContext, gameId: string, leaderboardId: string, query: Value<typeof pageQuery>) {
   const { limit, offset, clan, season } = query;

@@ -1,0 +1,161 @@
+import Joi from 'joi';
+import { ValidationError } from '../../../../engine/errors.js';
+import type { Leaderboard, LeaderboardSettings } from '../../../../engine/leaderboards/leaderboard-store.js';
+import type { ResetSchedule } from '../../../../engine/seasons/schedule.js';
+import { html, type Html } from '../../../html.js';
+import { csrfField } from '../../../middleware/dashboard-session.js';
+import { settingsOf, type SettingsFields } from '../../leaderboard-settings.js';
+import { name, type ObjectValue, oneOf, optional, updateStrategy } from '../../schemas.js';
+import { postForm, type Screen } from '../view.js';
+import { boardPath } from './common.js';
+
+/** Reset schedules a person picks from; "custom" takes a cron expression. */
+const PRESETS = { daily: '0 0 * * *', weekly: '0 0 * * 1', monthly: '0 0 1 * *' } as const;
+type Preset = keyof typeof PRESETS;
+const SCHEDULE_LABELS: Record<Preset | 'none' | 'custom', string> = {
+  none: 'Never (no scheduled reset)',
+  daily: 'Daily, at midnight',
+  weekly: 'Weekly, Mondays at midnight',
+  monthly: 'Monthly, on the 1st at midnight',
+  custom: 'Custom cron expression',
+};
+
+/**
+ * The settings form's fields: the API's rules (the engine checks bounds and schedules the same way),
+ * read from a form, where an empty field means "not given" and a checkbox left unticked is absent.
+ */
+const bound = optional(Joi.number().empty('').messages({ 'number.base': 'must be a finite number or empty' }));
+export const settingsFields = {
+  name: optional(name.empty('')),
+  type: optional(oneOf('individual', 'clan')),
+  sort_order: optional(oneOf('desc', 'asc')),
+  update_strategy: optional(updateStrategy),
+  client_reports: optional(Joi.boolean().truthy('on').empty('')),
+  min_score: bound,
+  max_score: bound,
+  schedule: optional(oneOf('none', 'daily', 'weekly', 'monthly', 'custom')),
+  cron: optional(Joi.string().trim().max(200).empty('')),
+  timezone: optional(Joi.string().trim().max(64).empty('')),
+  keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
+  ...csrfField,
+};
+type SettingsForm = ObjectValue<typeof settingsFields>;
+
+function scheduleOf(form: SettingsForm): ResetSchedule | null {
+  const choice = form.schedule ?? 'none';
+  if (choice === 'none') return null;
+  const timezone = form.timezone ?? 'UTC';
+  if (choice === 'custom') {
+    if (form.cron === undefined) {
+      throw new ValidationError('cron: a custom schedule needs a cron expression.', [
+        { field: 'cron', message: 'is required for a custom schedule' },
+      ]);
+    }
+    return { cron: form.cron, timezone };
+  }
+  return { cron: PRESETS[choice], timezone };
+}
+
+/** The whole form, as the settings the engine takes: every field of it is shown, so an empty bound is no bound. */
+export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
+  const fields: SettingsFields = {
+    name: form.name,
+    type: form.type,
+    sort_order: form.sort_order,
+    update_strategy: form.update_strategy,
+    client_reports: form.client_reports ?? false,
+    min_score: form.min_score ?? null,
+    max_score: form.max_score ?? null,
+    reset_schedule: scheduleOf(form),
+    keep_seasons: form.keep_seasons,
+  };
+  return settingsOf(fields);
+}
+
+const presetOf = (schedule: ResetSchedule) => (Object.keys(PRESETS) as Preset[]).find((key) => PRESETS[key] === schedule.cron);
+
+export function describeSchedule(schedule: ResetSchedule | null): string {
+  if (!schedule) return 'Never';
+  const preset = presetOf(schedule);
+  return `${preset ? preset[0]!.toUpperCase() + preset.slice(1) : schedule.cron} (${schedule.timezone})`;
+}
+
+function option(value: string, label: string, selected: boolean): Html {
+  return html`<option value="${value}" ${selected ? html`selected` : html``}>${label}</option>`;
+}
+
+/** The settings form, empty for "Create leaderboard" or filled with a board's settings. */
+export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Html {
+  const p = board ? 'edit' : 'new';
+  const schedule = board?.resetSchedule ?? null;
+  const preset = schedule ? (presetOf(schedule) ?? 'custom') : 'none';
+  const fields = html` ${
+      board
+        ? html``
+        : html`<label for="${p}-id">Id</label>
+            <input id="${p}-id" name="id" required maxlength="64" pattern="[A-Za-z0-9_.\\-]{1,64}" aria-describedby="${p}-id-hint" />
+            <p class="hint" id="${p}-id-hint">1-64 characters of A-Z, a-z, 0-9, _ . - (used in the API's URLs)</p>`
+    }
+    <label for="${p}-name">Name</label>
+    <input id="${p}-name" name="name" maxlength="100" value="${board?.name ?? ''}" ${board ? html`required` : html``} />
+    <label for="${p}-type">Type</label>
+    <select id="${p}-type" name="type">
+      ${option('individual', 'Individual', board?.type !== 'clan')}
+      ${option('clan', 'Clan (members’ scores add up)', board?.type === 'clan')}
+    </select>
+    <label for="${p}-order">Order</label>
+    <select id="${p}-order" name="sort_order">
+      ${option('desc', 'Highest score first', board?.sortOrder !== 'asc')}
+      ${option('asc', 'Lowest score first', board?.sortOrder === 'asc')}
+    </select>
+    <label for="${p}-strategy">Strategy</label>
+    <select id="${p}-strategy" name="update_strategy">
+      ${option('best', 'Best: keep the best score', (board?.updateStrategy ?? 'best') === 'best')}
+      ${option('latest', 'Latest: each report replaces the score', board?.updateStrategy === 'latest')}
+      ${option('sum', 'Sum: each report adds to the score', board?.updateStrategy === 'sum')}
+    </select>
+    ${board ? html`<p class="hint">Type, order and strategy cannot change once the leaderboard has scores.</p>` : html``}
+    <fieldset>
+      <legend>Score bounds (empty: none)</legend>
+      <div class="lb-pair">
+        <div>
+          <label for="${p}-min">Minimum score</label>
+          <input id="${p}-min" name="min_score" type="number" step="any" value="${board?.minScore ?? ''}" />
+        </div>
+        <div>
+          <label for="${p}-max">Maximum score</label>
+          <input id="${p}-max" name="max_score" type="number" step="any" value="${board?.maxScore ?? ''}" />
+        </div>
+      </div>
+    </fieldset>
+    <div class="lb-check">
+      <input id="${p}-client" name="client_reports" type="checkbox" value="on" ${(board?.clientReports ?? true) ? html`checked` : html``} />
+      <label for="${p}-client">Client reports: game clients may report scores</label>
+    </div>
+    <fieldset>
+      <legend>Reset schedule</legend>
+      <div class="stack-fields">
+        <label for="${p}-schedule">Reset schedule: a new season starts</label>
+        <select id="${p}-schedule" name="schedule">
+          ${(['none', 'daily', 'weekly', 'monthly', 'custom'] as const).map((key) => option(key, SCHEDULE_LABELS[key], key === preset))}
+        </select>
+        <label for="${p}-cron">Custom cron expression</label>
+        <input
+          id="${p}-cron"
+          name="cron"
+          maxlength="200"
+          value="${preset === 'custom' ? schedule!.cron : ''}"
+          placeholder="0 0 * * 1"
+          aria-describedby="${p}-cron-hint"
+        />
+        <p class="hint" id="${p}-cron-hint">Used with "Custom": 5 fields, minute hour day-of-month month day-of-week.</p>
+        <label for="${p}-tz">Time zone</label>
+        <input id="${p}-tz" name="timezone" maxlength="64" value="${schedule?.timezone ?? 'UTC'}" aria-describedby="${p}-tz-hint" />
+        <p class="hint" id="${p}-tz-hint">An IANA time zone such as Europe/Paris (daylight saving included).</p>
+        <label for="${p}-keep">Archived seasons kept</label>
+        <input id="${p}-keep" name="keep_seasons" type="number" min="1" max="1000" step="1" value="${board?.keepSeasons ?? 52}" />
+      </div>
+    </fieldset>
+    <button type="submit" class="button primary">${board ? 'Save settings' : 'Create leaderboard'}</button>`;
+  return postForm(screen, board ? boardPath(board.id) : '/leaderboards', fields, html`class="stack"`);
+}

@@ -1,0 +1,48 @@
+import Joi from 'joi';
+import type { LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
+import { name, nullable, object, oneOf, optional, updateStrategy, type Value } from './schemas.js';
+
+const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
+/** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
+const resetSchedule = nullable(
+  object({
+    cron: Joi.string().max(200).example('0 0 * * 1').description('5-field cron: minute hour day-of-month month day-of-week'),
+    timezone: Joi.string().max(64).example('Europe/Paris').description('IANA time zone, daylight saving included'),
+  }),
+)
+  .description('null (default): never reset by schedule')
+  .example({ cron: '0 0 * * 1', timezone: 'Europe/Paris' });
+
+/** A leaderboard's settings as the API names them: the body of PUT /api/v1/server/leaderboards/:leaderboard_id. */
+export const settingsBody = object({
+  name: optional(name),
+  type: optional(oneOf('individual', 'clan')),
+  sort_order: optional(oneOf('desc', 'asc')),
+  client_reports: optional(Joi.boolean().strict()),
+  min_score: optional(bound),
+  max_score: optional(bound),
+  reset_schedule: optional(resetSchedule),
+  keep_seasons: optional(
+    Joi.number().strict().integer().min(1).max(1000).example(52).description('Archived seasons kept, 1-1000 (default 52)'),
+  ),
+  update_strategy: optional(updateStrategy),
+});
+export type SettingsFields = Value<typeof settingsBody>;
+
+/**
+ * The settings given, as the engine names them: the API's body and the dashboard's form both come
+ * through here. A field left out (undefined) is left as it is, or takes its default on a new board.
+ */
+export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings> {
+  return {
+    ...(fields.name !== undefined && { name: fields.name }),
+    ...(fields.type !== undefined && { type: fields.type }),
+    ...(fields.sort_order !== undefined && { sortOrder: fields.sort_order }),
+    ...(fields.client_reports !== undefined && { clientReports: fields.client_reports }),
+    ...(fields.min_score !== undefined && { minScore: fields.min_score }),
+    ...(fields.max_score !== undefined && { maxScore: fields.max_score }),
+    ...(fields.reset_schedule !== undefined && { resetSchedule: fields.reset_schedule }),
+    ...(fields.keep_seasons !== undefined && { keepSeasons: fields.keep_seasons }),
+    ...(fields.update_strategy !== undefined && { updateStrategy: fields.update_strategy }),
+  };
+}
