@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { api, testStores } from './context.js';
+import { secretKey, type TestGame, type TestPlayer } from './fixtures.js';
 
 /**
  * The test's own model of a leaderboard with tie-breaking (README, "Ties"): entries ordered by
@@ -224,4 +226,152 @@ export function inBoardOrder(board: ShownEntry[], players: Iterable<string>): st
 /** The query string of a list-ranks request for these player ids. */
 export function playerIdsQuery(ids: string[]): string {
   return `player_ids=${ids.map(encodeURIComponent).join(',')}`;
+}
+
+/** A board to read, with everyone who may hold an entry on it and the clans whose members to list. */
+export interface ReadTarget {
+  game: TestGame;
+  bot: { 'Api-Key': string };
+  leaderboardId: string;
+  players: TestPlayer[];
+  /** Each clan with its members' player ids (on clan boards). */
+  clans?: { id: string; members: string[] }[];
+}
+
+const pick = (entry: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.filter((key) => key in entry).map((key) => [key, entry[key]]));
+
+/**
+ * Every read of the board (the live season, or with `season` an archived one) against the model:
+ * the whole board (endpoint 7), the same order in the client's pages of 2, each record (endpoints 4
+ * and 8), around_me, list ranks of every other player and an unknown id, and the clans' member
+ * lists (endpoint 10). Returns the whole board as listed.
+ */
+export async function expectEveryRead(target: ReadTarget, model: TieModel, label: string, season?: number): Promise<ShownEntry[]> {
+  const { game, bot, leaderboardId: id, players } = target;
+  // The season as the only parameter (only) or after others (q).
+  const q = season === undefined ? '' : `&season=${season}`;
+  const only = season === undefined ? '' : `?season=${season}`;
+  const full = await api().get(`/api/v1/third_party/leaderboards/${id}?limit=1000${q}`).set(bot).expect(200);
+  expect(full.body.total, `${label}: total`).to.equal(model.entries.size);
+  const board: (ShownEntry & Record<string, unknown>)[] = full.body.entries;
+  model.expectBoard(board, `${label}: page`);
+
+  const paged = [];
+  for (let offset = 0; offset < model.entries.size; offset += 2) {
+    const res = await api()
+      .get(`/api/v1/client/leaderboards/${id}?limit=2&offset=${offset}${q}`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', players[0]!.token)
+      .expect(200);
+    paged.push(...res.body.entries);
+  }
+  expect(paged, `${label}: pages of 2 list the board in the same order`).to.deep.equal(board);
+
+  for (const player of players) {
+    const who = `${label}: ${player.playerId}`;
+    const at = board.findIndex((e) => e.player_id === player.playerId);
+    const byAlias = await api().get(`/api/v1/third_party/leaderboards/${id}/player/${player.playerId}${only}`).set(bot);
+    const record = await api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}${only}`).set(secretKey(game));
+    const own = await api()
+      .get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}${only}`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', player.token);
+    const around = await api()
+      .get(`/api/v1/client/leaderboards/${id}/around_me?range=1${q}`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', player.token);
+    if (at === -1) {
+      for (const res of [byAlias, record, own, around])
+        expect([res.status, res.body.error?.code], `${who} has no entry`).to.deep.equal([404, 'record_not_found']);
+      continue;
+    }
+    expect([byAlias.status, byAlias.body], `${who} record`).to.deep.equal([
+      200,
+      { ...board[at], leaderboard_id: id, total: model.entries.size },
+    ]);
+    expect([record.status, record.body], `${who} record (endpoint 4, Secret-Key)`).to.deep.equal([200, byAlias.body]);
+    expect([own.status, own.body], `${who} own record (endpoint 4, token)`).to.deep.equal([200, byAlias.body]);
+    expect([around.status, around.body.entries], `${who} around_me`).to.deep.equal([200, board.slice(Math.max(0, at - 1), at + 2)]);
+  }
+
+  const asked = [...players.filter((_, p) => p % 2 === 0).map((player) => player.playerId), 'nobody-here'];
+  const ranks = await api()
+    .get(`/api/v1/server/leaderboards/${id}/ranks?${playerIdsQuery(asked)}${q}`)
+    .set(secretKey(game))
+    .expect(200);
+  expect(ranks.body, `${label}: list ranks`).to.deep.equal({
+    leaderboard_id: id,
+    season: season ?? ranks.body.season,
+    total: model.entries.size,
+    entries: model
+      .listRanks(board, asked)
+      .map(({ player_id, list_rank }) => ({ ...board.find((e) => e.player_id === player_id)!, list_rank })),
+    not_found: asked.filter((a) => !model.entries.has(a)),
+  });
+  expect(ranks.body.season, `${label}: list ranks' season`).to.be.a('number');
+
+  for (const clan of target.clans ?? []) {
+    const scored = board.filter((e) => clan.members.includes(e.player_id));
+    const res = await api().get(`/api/v1/third_party/leaderboards/${id}/clans/${clan.id}/members?limit=100${q}`).set(bot);
+    if (season !== undefined && scored.length === 0) {
+      // A clan none of whose members scored that season is not in the season's archive.
+      expect(res.status, `${label}: ${clan.id} members`).to.be.oneOf([200, 404]);
+      if (res.status === 200) expect(res.body.entries, `${label}: ${clan.id} members`).to.deep.equal([]);
+      continue;
+    }
+    expect(res.status, `${label}: ${clan.id} members`).to.equal(200);
+    const ids = scored.map((e) => e.player_id);
+    const keys = ['player_id', 'score', 'rank', 'tiebreakers', 'achieved_at'];
+    expect(
+      res.body.entries.slice(0, scored.length).map((e: Record<string, unknown>) => ({ ...pick(e, keys), clan_rank: e.clan_rank })),
+      `${label}: ${clan.id} members with a score, best first, clan_rank by the board's tie rule`,
+    ).to.deep.equal(scored.map((e, i) => ({ ...pick(e, keys), clan_rank: model.earliest ? i + 1 : model.sharedRank(e.player_id, ids) })));
+    const unscored: ShownEntry[] = res.body.entries.slice(scored.length);
+    if (season === undefined) {
+      expect(unscored.map((e) => e.player_id).sort(), `${label}: ${clan.id} members without a score, last`).to.deep.equal(
+        clan.members.filter((m) => !ids.includes(m)).sort(),
+      );
+      for (const e of unscored)
+        expect([e.score, e.rank, e.clan_rank], `${label}: ${clan.id} unscored member`).to.deep.equal([null, null, null]);
+    } else {
+      expect(unscored, `${label}: ${clan.id}: an archive lists the members who scored`).to.deep.equal([]);
+    }
+  }
+  return board;
+}
+
+interface Row {
+  player_id: string;
+  score: number;
+  tiebreakers: number[] | null;
+  achieved_at: Date | null;
+}
+
+/**
+ * PostgreSQL's rows of the board (the live season's `scores`, or with `season` an archived season's
+ * `season_entries`) against the model: score, tiebreakers (boards with columns) and achieved_at
+ * (earliest boards), -0 read as 0.
+ */
+export async function expectRows(board: { internalId: number }, model: TieModel, label: string, season?: number): Promise<void> {
+  const { rows } = await testStores().pool.query<Row>(
+    season === undefined
+      ? 'SELECT player_id, score, tiebreakers, achieved_at FROM scores WHERE leaderboard_internal_id = $1'
+      : 'SELECT player_id, score, tiebreakers, achieved_at FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL',
+    season === undefined ? [board.internalId] : [board.internalId, season],
+  );
+  const columns = model.settings.columns.length > 0;
+  const stored = (row: Row) => ({
+    score: plainZero(row.score),
+    ...(columns && { tiebreakers: row.tiebreakers?.map(plainZero) }),
+    ...(model.earliest && { achievedAt: row.achieved_at?.getTime() }),
+  });
+  const modelled = (entry: TieEntry) => ({
+    score: plainZero(entry.score),
+    ...(columns && { tiebreakers: entry.tiebreakers.map(plainZero) }),
+    ...(model.earliest && { achievedAt: entry.achievedAt }),
+  });
+  expect(Object.fromEntries(rows.map((row) => [row.player_id, stored(row)])), `${label}: PostgreSQL`).to.deep.equal(
+    Object.fromEntries([...model.entries].map(([player, entry]) => [player, modelled(entry)])),
+  );
 }
