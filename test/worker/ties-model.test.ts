@@ -247,7 +247,7 @@ describe('ties model: random reports on shared and earliest boards with tiebreak
 
   it('when reports and batches run with a worker now and then, then every read, PostgreSQL, a rebuild and the archive equal the model', async () => {
     await fc.assert(fc.asyncProperty(world, sequence(fc.constant<Op>({ kind: 'worker' }), { minLength: 0, maxLength: 1 }), run), {
-      numRuns: 20,
+      numRuns: 15,
       ...limits,
     });
   });
@@ -262,7 +262,7 @@ describe('ties model: random reports on shared and earliest boards with tiebreak
         ),
         run,
       ),
-      { numRuns: 10, ...limits },
+      { numRuns: 8, ...limits },
     );
   });
 });
