@@ -4,9 +4,10 @@ import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
+import type { TieFields } from '../engine/leaderboards/ties.js';
 import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
-import type { ClanEntry, ClanRecord, MemberEntry, Page, PlayerEntry } from '../engine/reads/leaderboard-reader.js';
+import type { ClanEntry, ClanRecord, ListRanks, MemberEntry, Page, PlayerEntry } from '../engine/reads/leaderboard-reader.js';
 import type { PlayerRecord, ReportResult } from '../engine/scores/score-service.js';
 import { nextResetAt } from '../engine/seasons/schedule.js';
 import type { SeasonSummary } from '../engine/seasons/season-service.js';
@@ -55,8 +56,16 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     reset_schedule: leaderboard.resetSchedule,
     keep_seasons: leaderboard.keepSeasons,
     update_strategy: leaderboard.updateStrategy,
+    tie_break: leaderboard.tieBreak,
+    tiebreakers: leaderboard.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
   };
 }
+
+/**
+ * When an entry was reached, on 'earliest' boards (the engine leaves it out elsewhere; a field left
+ * undefined is not in the JSON, and keeps every view of a kind one object shape).
+ */
+const achievedAt = (entry: TieFields) => (entry.achievedAt === undefined ? undefined : new Date(entry.achievedAt).toISOString());
 
 export function seasonListView(
   leaderboard: Leaderboard,
@@ -89,6 +98,8 @@ export function reportView(playerId: string, result: ReportResult): Value<typeof
     rank: result.rank,
     total: result.total,
     season: result.season,
+    tiebreakers: result.tiebreakers,
+    achieved_at: achievedAt(result),
   };
 }
 
@@ -102,6 +113,8 @@ export function batchView(playerId: string, results: ReportResult[]): Value<type
       improved: result.improved,
       rank: result.rank,
       season: result.season,
+      tiebreakers: result.tiebreakers,
+      achieved_at: achievedAt(result),
     })),
   };
 }
@@ -121,6 +134,8 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<t
     rank: record.rank,
     total: record.total,
     metadata: record.metadata,
+    tiebreakers: record.tiebreakers,
+    achieved_at: achievedAt(record),
   };
 }
 
@@ -134,6 +149,8 @@ export function playerEntryView(baseUrl: string, entry: PlayerEntry): Value<type
     score: entry.score,
     rank: entry.rank,
     metadata: entry.metadata,
+    tiebreakers: entry.tiebreakers,
+    achieved_at: achievedAt(entry),
   };
 }
 
@@ -156,6 +173,8 @@ export function memberEntryView(baseUrl: string, entry: MemberEntry): Value<type
     rank: entry.rank,
     clan_rank: entry.clanRank,
     metadata: entry.metadata,
+    tiebreakers: entry.tiebreakers,
+    achieved_at: achievedAt(entry),
   };
 }
 
@@ -183,6 +202,27 @@ export function aroundView(baseUrl: string, page: Page<PlayerEntry>): Value<type
     leaderboard_id: page.leaderboard.id,
     total: page.total,
     entries: page.entries.map((entry) => playerEntryView(baseUrl, entry)),
+  };
+}
+
+export function listRanksView(baseUrl: string, ranks: ListRanks): Value<typeof R.ListRanks> {
+  return {
+    leaderboard_id: ranks.leaderboard.id,
+    season: ranks.season,
+    total: ranks.total,
+    entries: ranks.entries.map((entry) => ({
+      player_id: entry.player.id,
+      display_name: entry.player.displayName,
+      avatar_url: avatarUrl(baseUrl, entry.player.id),
+      clan_id: entry.player.clanId,
+      score: entry.score,
+      rank: entry.rank,
+      list_rank: entry.listRank,
+      metadata: entry.metadata,
+      tiebreakers: entry.tiebreakers,
+      achieved_at: achievedAt(entry),
+    })),
+    not_found: ranks.notFound,
   };
 }
 
@@ -282,6 +322,7 @@ export function webEntryView(baseUrl: string, row: Row): Value<typeof R.WebPlaye
     score: row.score,
     rank: row.rank,
     is_viewer: row.viewer,
+    tiebreakers: row.tiebreakers,
   };
 }
 

@@ -241,6 +241,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const audit = stores.audit;
     const leaderboards = createLeaderboards({
       store: stores.leaderboards,
+      rankings,
       rotation,
       recovery: core.recovery,
       invalidator,

@@ -16,6 +16,9 @@ export const ERROR_CODES = [
   'client_reports_disabled',
   'forbidden',
   'player_banned',
+  'leaderboard_closed',
+  'not_entered',
+  'attempts_exhausted',
   'not_found',
   'leaderboard_not_found',
   'player_not_found',
@@ -24,8 +27,14 @@ export const ERROR_CODES = [
   'game_not_found',
   'key_not_found',
   'season_not_found',
+  'group_not_found',
+  'webhook_not_found',
+  'review_not_found',
+  'delivery_not_found',
   'already_exists',
   'conflict',
+  'leaderboard_full',
+  'already_claimed',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
@@ -80,14 +89,24 @@ export class AuthenticationError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor(message: string, code: Extract<ErrorCode, 'forbidden' | 'client_reports_disabled' | 'player_banned'> = 'forbidden') {
+  constructor(
+    message: string,
+    code: Extract<
+      ErrorCode,
+      'forbidden' | 'client_reports_disabled' | 'player_banned' | 'leaderboard_closed' | 'not_entered' | 'attempts_exhausted'
+    > = 'forbidden',
+  ) {
     super(code, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, code: Extract<ErrorCode, 'conflict' | 'already_exists'> = 'conflict') {
-    super(code, message);
+  constructor(
+    message: string,
+    code: Extract<ErrorCode, 'conflict' | 'already_exists' | 'leaderboard_full' | 'already_claimed'> = 'conflict',
+    details?: ErrorDetail[],
+  ) {
+    super(code, message, details);
   }
 }
 

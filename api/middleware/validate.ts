@@ -39,7 +39,7 @@ export function validator(schemas: Schemas): (req: Request) => Validated {
       if (error) {
         details ??= [];
         for (const detail of error.details) {
-          details.push({ field: detail.path.join('.') || part, message: detail.message });
+          details.push({ field: fieldName(detail.path) || part, message: detail.message });
         }
       } else if (part !== 'headers') {
         values[part] = value;
@@ -51,4 +51,9 @@ export function validator(schemas: Schemas): (req: Request) => Validated {
     }
     return values;
   };
+}
+
+/** A field as the service's own errors name it: `scores[1]`, `tiebreakers[1][0]`, `metadata[2].car`. */
+function fieldName(path: (string | number)[]): string {
+  return path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name ? `${name}.${key}` : key), '');
 }

@@ -105,8 +105,9 @@ function exampleOf(schema: JsonSchema): unknown {
     return Object.fromEntries(fields.filter(([, value]) => value !== undefined));
   }
   if (schema.items) {
+    // A list whose items have no example has none either (as a field without one, it is left out).
     const item = exampleOf(schema.items as JsonSchema);
-    return item === undefined ? [] : [item];
+    return item === undefined ? undefined : [item];
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
-import { name, nullable, object, oneOf, optional, updateStrategy, type Value } from './schemas.js';
+import { name, nullable, object, oneOf, optional, tieBreak, tiebreakerColumns, updateStrategy, type Value } from './schemas.js';
 
 const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
 /** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
@@ -26,6 +26,8 @@ export const settingsBody = object({
     Joi.number().strict().integer().min(1).max(1000).example(52).description('Archived seasons kept, 1-1000 (default 52)'),
   ),
   update_strategy: optional(updateStrategy),
+  tie_break: optional(tieBreak),
+  tiebreakers: optional(tiebreakerColumns),
 });
 export type SettingsFields = Value<typeof settingsBody>;
 
@@ -44,5 +46,9 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.reset_schedule !== undefined && { resetSchedule: fields.reset_schedule }),
     ...(fields.keep_seasons !== undefined && { keepSeasons: fields.keep_seasons }),
     ...(fields.update_strategy !== undefined && { updateStrategy: fields.update_strategy }),
+    ...(fields.tie_break !== undefined && { tieBreak: fields.tie_break }),
+    ...(fields.tiebreakers !== undefined && {
+      tiebreakers: fields.tiebreakers.map((column) => ({ name: column.name, sortOrder: column.sort_order })),
+    }),
   };
 }

@@ -32,6 +32,20 @@ const metadata = () =>
   nullable(Joi.object().unknown(true))
     .example({ car: 'red', replay_id: 'r_8f2k' })
     .description('What the score was made with, as reported with it; null for none');
+/** What an entry shows of its order beyond the score (docs/ordering.md): only on boards that have it. */
+const tieFields = () => ({
+  tiebreakers: optional(
+    arrayOf(num())
+      .example([42.5])
+      .description("The entry's tiebreakers, one per column of the leaderboard; only on leaderboards with tiebreakers"),
+  ),
+  achieved_at: optional(
+    Joi.string()
+      .isoDate()
+      .example('2026-11-24T08:00:00.123Z')
+      .description('When the entry was reached (ISO 8601 UTC, milliseconds); only on earliest leaderboards'),
+  ),
+});
 /** A leaderboard's reset schedule: request bodies and responses share it. */
 export const resetSchedule = () =>
   object({
@@ -65,6 +79,7 @@ export const ReportResult = object({
   rank: rank(),
   total: total(),
   season: season().description('The season the report counted in'),
+  ...tieFields(),
 }).id('ReportResult');
 
 export const BatchResult = object({
@@ -77,6 +92,7 @@ export const BatchResult = object({
       improved: bool().example(true),
       rank: rank(),
       season: season().description('The season the report counted in'),
+      ...tieFields(),
     }),
   ),
 }).id('BatchResult');
@@ -92,6 +108,7 @@ export const PlayerRecord = object({
   rank: rank(),
   total: total(),
   metadata: metadata(),
+  ...tieFields(),
 }).id('PlayerRecord');
 
 export const ClanRecord = object({
@@ -106,7 +123,9 @@ export const PlayerOrClanRecord = Joi.alternatives<Value<typeof PlayerRecord> | 
   .try(PlayerRecord, ClanRecord)
   .id('PlayerOrClanRecord');
 
-export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata() }).id('PlayerEntry');
+export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata(), ...tieFields() }).id(
+  'PlayerEntry',
+);
 export const ClanEntry = object({ ...clanFields(), score: score(), rank: rank() }).id('ClanEntry');
 
 const paging = () => ({ total: total(), limit: int().min(1).example(50), offset: int().min(0).example(0) });
@@ -122,7 +141,13 @@ export const LeaderboardPage = object({
 }).id('LeaderboardPage');
 
 const isViewer = () => bool().example(false);
-export const WebPlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), is_viewer: isViewer() });
+export const WebPlayerEntry = object({
+  ...playerFields(),
+  score: score(),
+  rank: rank(),
+  is_viewer: isViewer(),
+  tiebreakers: tieFields().tiebreakers,
+});
 export const WebClanEntry = object({ ...clanFields(), score: score(), rank: rank(), is_viewer: isViewer() });
 
 export const WebEntries = object({
@@ -131,6 +156,25 @@ export const WebEntries = object({
   ...paging(),
   entries: arrayOf(Joi.alternatives<Value<typeof WebPlayerEntry> | Value<typeof WebClanEntry>>().try(WebPlayerEntry, WebClanEntry)),
 }).id('WebEntries');
+
+export const ListRanks = object({
+  leaderboard_id: leaderboardId(),
+  season: season().description('The season read'),
+  total: total(),
+  entries: arrayOf(
+    object({
+      ...playerFields(),
+      score: score(),
+      rank: rank().description('The rank on the whole leaderboard'),
+      list_rank: rank().description("The rank among the entries found, by the leaderboard's tie rule"),
+      metadata: metadata(),
+      ...tieFields(),
+    }),
+  ).description("The asked players who hold an entry, in the leaderboard's order"),
+  not_found: arrayOf(str().example('Qm9sdF9zcGFj')).description(
+    'The asked ids (as asked) that hold no entry: unknown, without a score, banned or erased alike',
+  ),
+}).id('ListRanks');
 
 export const AroundMe = object({ leaderboard_id: leaderboardId(), total: total(), entries: arrayOf(PlayerEntry) }).id('AroundMe');
 
@@ -142,6 +186,7 @@ export const MemberEntry = object({
   rank: nullable(rank()),
   clan_rank: nullable(rank()),
   metadata: metadata(),
+  ...tieFields(),
 });
 
 export const ClanMembers = object({
@@ -171,6 +216,12 @@ export const Leaderboard = object({
   update_strategy: oneOf('best', 'latest', 'sum')
     .example('best')
     .description('best: the best score is kept; latest: each report replaces it; sum: each report adds to it'),
+  tie_break: oneOf('shared', 'earliest')
+    .example('shared')
+    .description('shared: equal entries share a rank (1, 2, 2, 4); earliest: the entry reached first ranks higher, every rank distinct'),
+  tiebreakers: arrayOf(object({ name: str().example('time_left'), sort_order: sortOrder() }))
+    .example([])
+    .description('Columns that order entries of equal score, in turn, each in its own direction'),
 }).id('Leaderboard');
 
 export const SeasonReset = object({

@@ -214,6 +214,76 @@ export const updateStrategy = oneOf('best', 'latest', 'sum')
   .example('best')
   .example('sum');
 
+// ---- Ties (docs/ordering.md) ----
+
+/** How a leaderboard ranks entries equal on every column. */
+export const tieBreak = oneOf('shared', 'earliest')
+  .description(
+    'shared (default): equal entries share a rank (1, 2, 2, 4); earliest: the one reached first ranks higher, every rank distinct',
+  )
+  .example('shared')
+  .example('earliest');
+
+/** A leaderboard's tiebreaker columns, compared in turn after the score (none: an empty list). */
+export const tiebreakerColumns = Joi.array<{ name: string; sort_order: 'desc' | 'asc' }[]>()
+  .items(
+    object({
+      name: Joi.string()
+        .pattern(/^[a-z0-9_]{1,32}$/)
+        .example('time_left')
+        .messages({ 'string.pattern.base': 'must be 1-32 characters of a-z, 0-9 and _' }),
+      sort_order: oneOf('desc', 'asc').example('desc').description('desc: higher is better; asc: lower is better'),
+    }),
+  )
+  .max(4)
+  .unique('name')
+  .description('Up to 4 columns that order entries of equal score, each in its own direction (default: none)')
+  .example([])
+  .example([{ name: 'time_left', sort_order: 'desc' }]);
+
+/** One number per tiebreaker column of the leaderboard, in their order: finite JSON numbers (none: an empty list). */
+export const tiebreakers = Joi.array<number[]>()
+  .items(
+    Joi.number().strict().unsafe().messages({ 'number.base': 'must be a finite number', 'number.infinity': 'must be a finite number' }),
+  )
+  .max(4)
+  // No example: a request to a leaderboard without tiebreakers (the default) must leave it out.
+  .description(
+    'One finite number per tiebreaker column of the leaderboard, in their order, e.g. [42.5] (only on leaderboards with tiebreakers)',
+  );
+
+// ---- Lists of players (their ranks) ----
+
+/** How many distinct players a list of ranks may name. */
+export const MAX_LISTED_PLAYERS = 100;
+
+/** `player_ids=a,b,c`: player ids, comma-separated, each once (duplicates dropped), 1-100 of them. */
+export const playerIdList = documentedAs(
+  Joi.string<string[]>()
+    .max(8192)
+    .custom((value: string, helpers) => {
+      const ids = [...new Set(value.split(','))];
+      if (ids.some((id) => id.length === 0 || id.length > 64)) return helpers.error('list.item');
+      return ids.length > MAX_LISTED_PLAYERS ? helpers.error('list.many') : ids;
+    })
+    .messages({
+      'list.item': 'must be player ids separated by commas, each 1-64 characters',
+      'list.many': `must name at most ${MAX_LISTED_PLAYERS} distinct players`,
+    }),
+  { type: 'string', description: `Player ids, comma-separated (at most ${MAX_LISTED_PLAYERS} distinct)` },
+).example('VrjGW7VgCyKW,Qm9sdF9zcGFj');
+
+/** `alias_ids=a&alias_ids=b`: alias ids, one parameter each (an alias id may hold a comma), 1-100 distinct. */
+export const aliasIdList = Joi.array<string[]>()
+  .items(aliasId)
+  .single()
+  .min(1)
+  .custom((ids: string[], helpers) => {
+    const distinct = [...new Set(ids)];
+    return distinct.length > MAX_LISTED_PLAYERS ? helpers.error('list.many') : distinct;
+  })
+  .messages({ 'list.many': `must name at most ${MAX_LISTED_PLAYERS} distinct players` });
+
 /** Metadata's bounds: the UTF-8 length of its compact JSON, and how deep it nests. */
 export const MAX_METADATA_BYTES = 1024;
 export const MAX_METADATA_DEPTH = 8;

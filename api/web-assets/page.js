@@ -21,6 +21,8 @@
   var seasons = document.getElementById('seasons');
   // The same formatting as the server's, so loaded rows read like the first ones.
   var format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+  // The board's tiebreaker columns (names of a-z, 0-9 and _), shown after the score.
+  var columns = data.tiebreakers ? data.tiebreakers.split(',') : [];
   var next = Number(data.next);
   var total = Number(data.total);
   var loading = false;
@@ -75,6 +77,15 @@
       who.append(el('span', 'sub', format.format(count) + (count === 1 ? ' member' : ' members')));
     }
     li.append(who, el('span', 'score', format.format(entry.score)));
+    if (entry.tiebreakers && entry.tiebreakers.length > 0) {
+      var cells = el('span', 'tbs');
+      entry.tiebreakers.forEach(function (value, i) {
+        var cell = el('span', 'tb');
+        cell.append(el('span', 'tb-name', columns[i] || ''), ' ' + format.format(value));
+        cells.append(cell);
+      });
+      li.append(cells);
+    }
     return li;
   }
 

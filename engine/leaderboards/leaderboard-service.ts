@@ -4,7 +4,9 @@ import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
 import type { BoardRecovery } from '../recovery/rebuild.js';
+import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
+import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
@@ -19,6 +21,8 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   resetSchedule: null,
   keepSeasons: 52,
   updateStrategy: 'best',
+  tieBreak: 'shared',
+  tiebreakers: [],
 };
 
 /**
@@ -31,6 +35,7 @@ export class LeaderboardService {
   constructor(
     private readonly deps: {
       store: LeaderboardStore;
+      rankings: Rankings;
       rotation: SeasonRotation;
       recovery: BoardRecovery;
       invalidator: Invalidator;
@@ -46,7 +51,7 @@ export class LeaderboardService {
   }
 
   async get(gameId: string, leaderboardId: string): Promise<Leaderboard> {
-    const cacheKey = `${gameId}\u0000${leaderboardId}`;
+    const cacheKey = cacheKeyOf(gameId, leaderboardId);
     let leaderboard = this.cache.get(cacheKey);
     if (!leaderboard) {
       leaderboard = await this.read(gameId, leaderboardId);
@@ -96,14 +101,20 @@ export class LeaderboardService {
     }
 
     const settings = checked({ ...existing, ...changes });
-    const reshaped =
-      settings.type !== existing.type || settings.sortOrder !== existing.sortOrder || settings.updateStrategy !== existing.updateStrategy;
+    const changed = changedSettings(existing, settings);
+    const reshaped = RESHAPING.some((field) => field in changed);
     if (reshaped && (await this.hasScores(existing))) {
       throw new ConflictError(
-        'The type, sort_order and update_strategy of a leaderboard cannot change once it has scores (archived seasons included).',
+        'The type, sort_order, update_strategy, tie_break and tiebreakers of a leaderboard cannot change once it has scores (archived seasons included).',
       );
     }
-    const changed = changedSettings(existing, settings);
+    // Redis takes a new layout first, and only while the board holds no entry: a report racing this
+    // change either lands before (then this is refused) or is refused as laid out for old settings.
+    const layout = layoutOf(settings);
+    const relaid = layout !== layoutOf(existing);
+    if (relaid && !(await this.deps.rankings.setLayout(existing, layout))) {
+      throw new ConflictError('The leaderboard received its first scores meanwhile; its tie settings can no longer change.');
+    }
     const updated = await transact(async (client) => {
       const row = await this.deps.store.in(client).update(existing.internalId, settings);
       // A PUT that changes nothing is no change to record.
@@ -111,6 +122,9 @@ export class LeaderboardService {
         await audit.in(client).record({ gameId, actor, action: 'leaderboard.update', target: leaderboardId, details: changed });
       }
       return row;
+    }).catch(async (error: unknown) => {
+      if (relaid) await this.deps.rankings.setLayout(existing, layoutOf(existing)).catch(() => undefined);
+      throw error;
     });
     if (!updated) return this.put(gameId, leaderboardId, changes, actor); // deleted concurrently
     if (settings.type !== existing.type) {
@@ -121,6 +135,18 @@ export class LeaderboardService {
     if (settings.keepSeasons < existing.keepSeasons) await this.deps.archives.dropBeyond(updated.internalId, settings.keepSeasons);
     await this.deps.invalidator.leaderboardsChanged();
     return { leaderboard: updated, created: false };
+  }
+
+  /**
+   * Brings the board's layout in Redis in line with its settings in PostgreSQL, after a report found
+   * them apart (a process with the old settings in its cache, or a settings change cut short between
+   * Redis and PostgreSQL): the cached settings are dropped, and an empty board takes the layout of
+   * PostgreSQL's settings.
+   */
+  async alignLayout(board: Leaderboard): Promise<void> {
+    this.cache.delete(cacheKeyOf(board.gameId, board.id));
+    const current = await this.deps.store.findByInternalId(board.internalId);
+    if (current) await this.deps.rankings.setLayout(current, layoutOf(current));
   }
 
   /** Creates the leaderboard, never changing one: an id already in use is 409 already_exists. */
@@ -183,6 +209,11 @@ export class LeaderboardService {
   }
 }
 
+const cacheKeyOf = (gameId: string, leaderboardId: string) => `${gameId}\u0000${leaderboardId}`;
+
+/** Settings (as the API names them) that may not change once the board has scores: they shape its entries. */
+const RESHAPING = ['type', 'sort_order', 'update_strategy', 'tie_break', 'tiebreakers'];
+
 /** Settings as the API names them: what the audit log shows. */
 function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
   return {
@@ -196,6 +227,8 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     reset_schedule: settings.resetSchedule && { cron: settings.resetSchedule.cron, timezone: settings.resetSchedule.timezone },
     keep_seasons: settings.keepSeasons,
     update_strategy: settings.updateStrategy,
+    tie_break: settings.tieBreak,
+    tiebreakers: settings.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
   };
 }
 
@@ -208,6 +241,15 @@ function changedSettings(before: LeaderboardSettings, after: LeaderboardSettings
 }
 
 function checked<T extends LeaderboardSettings>(settings: T): T {
+  if (settings.updateStrategy === 'sum' && settings.tiebreakers.length > 0) {
+    throw new ValidationError('A sum leaderboard takes no tiebreakers: equal sums order by time with tie_break earliest.', [
+      { field: 'tiebreakers', message: 'must be empty when update_strategy is sum' },
+    ]);
+  }
+  const names = settings.tiebreakers.map((column) => column.name);
+  if (new Set(names).size !== names.length) {
+    throw new ValidationError('Each tiebreaker needs a name of its own.', [{ field: 'tiebreakers', message: 'names must be distinct' }]);
+  }
   const problem = settings.resetSchedule && scheduleProblem(settings.resetSchedule);
   if (problem) throw new ValidationError(`reset_schedule: ${problem}.`, [{ field: 'reset_schedule', message: problem }]);
   if (settings.minScore !== null && settings.maxScore !== null && settings.minScore > settings.maxScore) {

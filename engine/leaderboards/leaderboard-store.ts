@@ -1,5 +1,5 @@
 import { storable, type Queryable } from '../db.js';
-import type { SortOrder, UpdateStrategy } from '../live/types.js';
+import type { SortOrder, TieBreak, TiebreakerColumn, UpdateStrategy } from '../live/types.js';
 import type { ResetSchedule } from '../seasons/schedule.js';
 
 export type LeaderboardType = 'individual' | 'clan';
@@ -24,6 +24,9 @@ export interface Leaderboard {
   /** Archived seasons kept; older ones are dropped. */
   keepSeasons: number;
   updateStrategy: UpdateStrategy;
+  /** How equal entries rank, and the columns that tell them apart first (docs/ordering.md). */
+  tieBreak: TieBreak;
+  tiebreakers: TiebreakerColumn[];
   /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
   activeAt: Date;
 }
@@ -38,6 +41,8 @@ export interface LeaderboardSettings {
   resetSchedule: ResetSchedule | null;
   keepSeasons: number;
   updateStrategy: UpdateStrategy;
+  tieBreak: TieBreak;
+  tiebreakers: TiebreakerColumn[];
 }
 
 interface LeaderboardRow {
@@ -58,6 +63,8 @@ interface LeaderboardRow {
   reset_timezone: string | null;
   keep_seasons: number;
   update_strategy: UpdateStrategy;
+  tie_break: TieBreak;
+  tiebreakers: { name: string; sort_order: SortOrder }[];
   active_at: Date;
 }
 
@@ -78,6 +85,8 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   resetSchedule: row.reset_cron !== null && row.reset_timezone !== null ? { cron: row.reset_cron, timezone: row.reset_timezone } : null,
   keepSeasons: row.keep_seasons,
   updateStrategy: row.update_strategy,
+  tieBreak: row.tie_break,
+  tiebreakers: row.tiebreakers.map((column) => ({ name: column.name, sortOrder: column.sort_order })),
   activeAt: row.active_at,
 });
 
@@ -93,10 +102,12 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.resetSchedule?.timezone ?? null,
   settings.keepSeasons,
   settings.updateStrategy,
+  settings.tieBreak,
+  JSON.stringify(settings.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder }))),
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -207,8 +218,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -219,7 +230,7 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
-         update_strategy = $11, updated_at = now()
+         update_strategy = $11, tie_break = $12, tiebreakers = $13, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

@@ -6,8 +6,18 @@ import type { AskedSeason, Standings } from './types.js';
  * `{<internal id>}`, so each Lua script touches a single Redis Cluster slot.
  */
 export interface LeaderboardKeys {
-  /** zset player -> best score: the live ranking. */
+  /**
+   * zset: the live ranking (docs/ordering.md). Plain boards: player -> score. Keyed boards (ties
+   * broken by time or tiebreakers): member = sort key + player id, every score 0, ordered by bytes.
+   */
   scores: string;
+  /** hash player -> the sort key of their entry, on keyed boards (engine/live/scripts/includes/entries.lua). */
+  sortKeys: string;
+  /**
+   * string: how the board's entries are laid out ('<tie><order><tiebreaker directions>'); absent on
+   * plain boards. Changed only while the board holds no entry (setLayout).
+   */
+  layout: string;
   /** zset player -> time (ms) of the first change not yet written to PostgreSQL. */
   dirty: string;
   /** flag: a persistence job for this leaderboard is queued or running. */
@@ -50,7 +60,10 @@ export interface LeaderboardKeys {
    * them in the same step as it would apply their score (kept across seasons).
    */
   banned: string;
-  /** hash player -> the score a banned player holds this season, out of the ranking until the unban. */
+  /**
+   * hash player -> the entry a banned player holds this season, out of the ranking until the unban
+   * (its score, or on keyed boards its sort key).
+   */
   hidden: string;
   /** string: when the current season started (ms); absent until the first reset (then PostgreSQL's). */
   seasonStarted: string;
@@ -74,8 +87,9 @@ export interface EndedSeasonKeys {
   scores: string;
   clans: string;
   metadata: string;
-  /** Banned players' scores of the ended season (archived as hidden rows). */
+  /** Banned players' entries of the ended season (archived as hidden rows). */
   hidden: string;
+  sortKeys: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -86,6 +100,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
   const base = boardBase(prefix, internalId);
   return {
     scores: `${base}:scores`,
+    sortKeys: `${base}:sort-keys`,
+    layout: `${base}:layout`,
     dirty: `${base}:dirty`,
     queued: `${base}:queued`,
     clans: `${base}:clans`,
@@ -108,7 +124,13 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
 
 export function endedSeasonKeys(prefix: string, internalId: number, season: number): EndedSeasonKeys {
   const base = `${boardBase(prefix, internalId)}:s:${season}`;
-  return { scores: `${base}:scores`, clans: `${base}:clans`, metadata: `${base}:metadata`, hidden: `${base}:hidden` };
+  return {
+    scores: `${base}:scores`,
+    clans: `${base}:clans`,
+    metadata: `${base}:metadata`,
+    hidden: `${base}:hidden`,
+    sortKeys: `${base}:sort-keys`,
+  };
 }
 
 /**
@@ -118,21 +140,21 @@ export function endedSeasonKeys(prefix: string, internalId: number, season: numb
  */
 
 /**
- * The keys every script that moves clan totals takes first, in the order
- * engine/live/scripts/includes/clan-totals.lua reads them (clanKeys()).
+ * The keys every script that moves entries and clan totals takes first, in the order
+ * engine/live/scripts/includes/clan-totals.lua reads them (boardKeys()).
  */
-function clanKeys(k: LeaderboardKeys): string[] {
-  return [k.scores, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.versionClock];
+function boardKeys(k: LeaderboardKeys): string[] {
+  return [k.scores, k.sortKeys, k.layout, k.clans, k.clanState, k.dirtyClans, k.clanVersions, k.clanIds, k.versionClock];
 }
 
 /**
- * The report script's keys for this player (reportScore-15.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-17.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
-    ...clanKeys(k),
+    ...boardKeys(k),
     k.dirty,
     k.queued,
     memberKey(prefix, internalId, playerId),
@@ -144,22 +166,32 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-15.lua). */
+/** The moderation script's keys for this player (moderateEntry-17.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanKeys(k), memberKey(prefix, internalId, playerId), k.banned, k.hidden, k.metadata, k.versions, k.dirty, k.queued, k.season];
+  return [
+    ...boardKeys(k),
+    memberKey(prefix, internalId, playerId),
+    k.banned,
+    k.hidden,
+    k.metadata,
+    k.versions,
+    k.dirty,
+    k.queued,
+    k.season,
+  ];
 }
 
 /** The merge script's keys for these players (mergeScores.lua; the caller passes their count first). */
 export function mergeScoresKeys(prefix: string, internalId: number, playerIds: string[]): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanKeys(k), k.season, k.metadata, k.banned, k.hidden, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
+  return [...boardKeys(k), k.season, k.metadata, k.banned, k.hidden, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
 }
 
 /** The membership script's keys for these players (setClans.lua; the caller passes their count first). */
 export function setClansKeys(prefix: string, internalId: number, playerIds: string[]): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...clanKeys(k), k.season, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
+  return [...boardKeys(k), k.season, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
 }
 
 /** The clan recount's keys for these members (reconcileClan.lua; the caller passes their count first). */
@@ -168,31 +200,30 @@ export function reconcileClanKeys(prefix: string, internalId: number, memberIds:
 }
 
 /**
- * The six keys every read script takes (includes/season-ranking.lua): the ranking of the standings
- * read, the season, the asked season's ended ranking, the ended seasons, the live metadata and the
- * asked season's ended metadata.
+ * The nine keys every read script takes (includes/season-ranking.lua): the ranking of the standings
+ * read, the season, the asked season's ended ranking, the ended seasons, the live metadata, the
+ * asked season's ended metadata, the live and the ended sort keys, and the layout.
  */
 function seasonRankingKeys(prefix: string, internalId: number, standings: Standings, season: AskedSeason): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, season ?? 0);
-  return standings === 'clans'
-    ? [k.clans, k.season, ended.clans, k.endedSeasons, k.metadata, ended.metadata]
-    : [k.scores, k.season, ended.scores, k.endedSeasons, k.metadata, ended.metadata];
+  const [ranking, endedRanking] = standings === 'clans' ? [k.clans, ended.clans] : [k.scores, ended.scores];
+  return [ranking, k.season, endedRanking, k.endedSeasons, k.metadata, ended.metadata, k.sortKeys, ended.sortKeys, k.layout];
 }
 
-/** The page script's keys (readRange-6.lua). */
+/** The page script's keys (readRange-9.lua). */
 export function readRangeKeys(prefix: string, internalId: number, standings: Standings, season: AskedSeason): string[] {
   return seasonRankingKeys(prefix, internalId, standings, season);
 }
 
-/** The keys of the script reading around a player (readAround-6.lua). */
+/** The keys of the script reading around a player (readAround-9.lua). */
 export function readAroundKeys(prefix: string, internalId: number, season: AskedSeason): string[] {
   return seasonRankingKeys(prefix, internalId, 'players', season);
 }
 
 /**
- * The keys of the script reading given members (scoresOf-6.lua); for 'hidden', the current season's
- * with the hidden scores first.
+ * The keys of the script reading given members (scoresOf-9.lua); for 'hidden', the current season's
+ * with the hidden entries first.
  */
 export function scoresOfKeys(prefix: string, internalId: number, standings: Standings | 'hidden', season: AskedSeason): string[] {
   if (standings !== 'hidden') return seasonRankingKeys(prefix, internalId, standings, season);
@@ -219,12 +250,12 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-20.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-23.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
   return [
-    ...clanKeys(k),
+    ...boardKeys(k),
     k.dirty,
     k.queued,
     k.season,
@@ -238,19 +269,45 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     ended.clans,
     ended.metadata,
     ended.hidden,
+    ended.sortKeys,
   ];
 }
 
-/** The persistence claim's keys (persistClaim-10.lua). */
+/** The persistence claim's keys (persistClaim-12.lua). */
 export function persistClaimKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.dirty, k.scores, k.dirtyClans, k.clans, k.clanVersions, k.queued, k.season, k.metadata, k.versions, k.hidden];
+  return [
+    k.dirty,
+    k.scores,
+    k.dirtyClans,
+    k.clans,
+    k.clanVersions,
+    k.queued,
+    k.season,
+    k.metadata,
+    k.versions,
+    k.hidden,
+    k.sortKeys,
+    k.layout,
+  ];
 }
 
-/** The persistence ack's keys (persistAck-8.lua). */
+/** The persistence ack's keys (persistAck-10.lua). */
 export function persistAckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden];
+  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden, k.sortKeys, k.layout];
+}
+
+/** The keys of the script that sets how a board's entries are laid out (setLayout-4.lua). */
+export function setLayoutKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.layout, k.scores, k.hidden, k.endedSeasons];
+}
+
+/** The keys of the script reading an ended season's hidden entries (scanHidden-3.lua). */
+export function scanHiddenKeys(prefix: string, internalId: number, season: number): string[] {
+  const ended = endedSeasonKeys(prefix, internalId, season);
+  return [ended.hidden, ended.metadata, leaderboardKeys(prefix, internalId).layout];
 }
 
 /** The keys of the script indexing boards about to be marked (markPending-1.lua). */

@@ -13,19 +13,41 @@ import {
   reportScoreKeys,
   scoresOfKeys,
   setClansKeys,
+  setLayoutKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
-import type { AskedSeason, PersistedScore, RankedBoard, RankedEntry, ReportedBoard, SeasonedBoard, Standings } from './types.js';
+import {
+  entryExtras,
+  type AskedSeason,
+  type PersistedScore,
+  type RankedBoard,
+  type RankedEntry,
+  type ReportedBoard,
+  type SeasonedBoard,
+  type Standings,
+} from './types.js';
 
 /** What a report carries besides its score. */
 export interface ReportExtras {
+  /** One number per tiebreaker column of the board; absent or empty on boards without any. */
+  tiebreakers?: number[];
   /** The metadata as compact JSON; absent for none. */
   metadata?: string;
   /** The request's Idempotency-Key record (RetryRecords): its scope's digest and the request's fingerprint. */
   retry?: { digest: string; fingerprint: string; ttlMs: number };
+}
+
+/**
+ * A report that does not fit the board's layout in Redis: its tie settings changed (on an empty
+ * board) since this process read them. Nothing was applied; the caller refreshes the settings.
+ */
+export class LayoutChangedError extends ConflictError {
+  constructor() {
+    super("The leaderboard's tie settings changed while this report was on its way; send it again.");
+  }
 }
 
 /** Why the report script applied nothing, by its reason code. */
@@ -33,6 +55,7 @@ const REFUSALS: Record<number, () => AppError> = {
   2: () => new ConflictError('This Idempotency-Key was used with another request.'),
   3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
   4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
+  5: () => new LayoutChangedError(),
 };
 
 /** What moderateEntry does to a player's entry on one board. */
@@ -41,8 +64,12 @@ export type Moderation = 'ban' | 'unban' | 'remove';
 export interface ReportOutcome {
   /** The score the player holds after the report. */
   best: string;
-  /** Whether the report changed it. */
+  /** Whether the report changed the entry the player holds (its score, a tiebreaker, its time). */
   improved: boolean;
+  /** The tiebreakers of the entry held after the report (empty on boards without any). */
+  tiebreakers: number[];
+  /** When the entry held was reached (ms), on 'earliest' boards. */
+  achievedAt: number | undefined;
   rank: number;
   total: number;
   needsPersistence: boolean;
@@ -94,11 +121,20 @@ export class Rankings {
         extras.metadata ?? '',
         retry?.fingerprint ?? '',
         retry?.ttlMs ?? 0,
+        extras.tiebreakers?.join(',') ?? '',
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
-    const [best, improved, rank, total, needsJob, season] = reply;
-    return { best, improved: improved === 1, rank, total, needsPersistence: needsJob === 1, season };
+    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt] = reply;
+    return {
+      best,
+      improved: improved === 1,
+      rank,
+      total,
+      needsPersistence: needsJob === 1,
+      season,
+      ...entryExtras(tiebreakers, achievedAt),
+    };
   }
 
   /**
@@ -138,15 +174,23 @@ export class Rankings {
     view: Standings,
     ids: string[],
     season?: AskedSeason,
-  ): Promise<{ total: number; entries: (RankedEntry | undefined)[] } | null> {
+  ): Promise<{ total: number; season: number; entries: (RankedEntry | undefined)[] } | null> {
     const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
-    const entries = ids.map((id, i) => {
-      const score = String(reply[1 + 3 * i]);
-      return score === '' ? undefined : { id, score, rank: Number(reply[2 + 3 * i]), metadata: String(reply[3 + 3 * i]) };
+    const entries = ids.map((id, i): RankedEntry | undefined => {
+      const [score, rank, metadata, tiebreakers, achievedAt, position] = reply.slice(2 + 6 * i, 8 + 6 * i);
+      if (String(score) === '') return undefined;
+      return {
+        id,
+        score: String(score),
+        rank: Number(rank),
+        metadata: String(metadata),
+        ...entryExtras(tiebreakers!, achievedAt!),
+        position: Number(position),
+      };
     });
-    return { total: Number(reply[0]), entries };
+    return { total: Number(reply[0]), season: Number(reply[1]), entries };
   }
 
   async page(
@@ -161,7 +205,7 @@ export class Rankings {
       this.redis.readRange(...keys, board.sortOrder, offset, offset + limit - 1, season ?? '', view),
     );
     if (reply === -1) return null;
-    return { total: Number(reply[0]), entries: withRanks(reply.slice(1), offset) };
+    return { total: Number(reply[0]), entries: rowsOf(reply, offset) };
   }
 
   /** The player's entry with up to `range` entries above and below, or undefined without a score. */
@@ -175,7 +219,7 @@ export class Rankings {
     const reply = await this.guard.run(board, () => this.redis.readAround(...keys, board.sortOrder, playerId, range, season ?? ''));
     if (reply === -1) return null;
     if (!reply) return undefined;
-    return { total: Number(reply[0]), entries: withRanks(reply.slice(2), Number(reply[1])) };
+    return { total: Number(reply[0]), entries: rowsOf(reply, 0) };
   }
 
   /** The player's current score on the board, or undefined. */
@@ -188,8 +232,16 @@ export class Rankings {
   async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
     const keys = scoresOfKeys(this.prefix, board.internalId, 'hidden', undefined);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
-    const score = reply === -1 ? '' : String(reply[1]);
+    const score = reply === -1 ? '' : String(reply[2]);
     return score === '' ? undefined : Number(score);
+  }
+
+  /**
+   * Lays the board's entries out for its tie settings (layoutOf): done while it holds no entry
+   * (live, hidden or ended), else refused. True when Redis now has that layout.
+   */
+  async setLayout(board: { internalId: number }, layout: string): Promise<boolean> {
+    return (await this.redis.setLayout(...setLayoutKeys(this.prefix, board.internalId), layout)) === 1;
   }
 
   /**
@@ -244,7 +296,13 @@ export class Rankings {
           board.sortOrder,
           season,
           board.updateStrategy === 'best' ? 'best' : 'missing',
-          ...chunk.flatMap(({ playerId, score, metadata }) => [playerId, String(score), metadata]),
+          ...chunk.flatMap(({ playerId, score, metadata, tiebreakers, achievedAt }) => [
+            playerId,
+            String(score),
+            metadata,
+            tiebreakers.join(','),
+            achievedAt === null ? '' : String(achievedAt),
+          ]),
         ),
       );
       if (merged === -1) return false;
@@ -300,15 +358,21 @@ export class Rankings {
   }
 }
 
-/** Turns a page reply ({firstRank, member, score, metadata, ...}) into entries with competition ranks. */
-function withRanks(reply: (string | number)[], startPosition: number): RankedEntry[] {
+/**
+ * The entries of a page reply ({total, member, score, metadata, tiebreakers, achieved at, rank,
+ * ...}); `start` stands for the first one's position (relative order is all a position tells).
+ */
+function rowsOf(reply: (string | number)[], start: number): RankedEntry[] {
   const entries: RankedEntry[] = [];
-  let rank = Number(reply[0]);
-  for (let i = 1; i < reply.length; i += 3) {
-    const score = String(reply[i + 1]);
-    const previous = entries[entries.length - 1];
-    if (previous && previous.score !== score) rank = startPosition + entries.length + 1;
-    entries.push({ id: String(reply[i]), score, rank, metadata: String(reply[i + 2]) });
+  for (let i = 1; i < reply.length; i += 6) {
+    entries.push({
+      id: String(reply[i]),
+      score: String(reply[i + 1]),
+      metadata: String(reply[i + 2]),
+      ...entryExtras(reply[i + 3]!, reply[i + 4]!),
+      rank: Number(reply[i + 5]),
+      position: start + entries.length,
+    });
   }
   return entries;
 }

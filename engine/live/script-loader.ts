@@ -8,7 +8,7 @@ type ScriptArg = string | number;
 /** The engine's Lua scripts (engine/live/scripts/<name>[-<number of keys>].lua), typed for callers. */
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number] | [number], Context>;
+    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number, string, string] | [number], Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;
@@ -26,6 +26,8 @@ declare module 'ioredis' {
     scheduleResets(...args: ScriptArg[]): Result<number | null, Context>;
     readSeasons(...args: ScriptArg[]): Result<(string | number)[], Context>;
     requestRebuild(...args: ScriptArg[]): Result<string, Context>;
+    setLayout(...args: ScriptArg[]): Result<number, Context>;
+    scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;
   }
 }
 

@@ -3,15 +3,17 @@ import {
   allMemberKeys,
   endedSeasonKeys,
   leaderboardKeys,
+  readRangeKeys,
   readSeasonsKeys,
   resetSeasonKeys,
+  scanHiddenKeys,
   scheduleResetsKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
 import type { LiveStateGuard } from './live-state-guard.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.js';
-import type { SortOrder } from './types.js';
+import { entryExtras, type EntryValue, type SortOrder } from './types.js';
 
 export type ResetOutcome =
   { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
@@ -127,30 +129,48 @@ export class SeasonRotation {
   }
 
   /**
-   * An ended season's players, a page at a time: [id, score, metadata ('' for none)]. The ranking
-   * comes in ranking order, then the players banned when the season ended (its hidden scores), whom
-   * the archive ranks among everyone and stores hidden.
+   * An ended season's players, a page at a time. The ranking comes in ranking order (the page script
+   * decodes keyed boards' entries), then the players banned when the season ended (its hidden
+   * entries), whom the archive ranks among everyone and stores hidden.
    */
-  async *endedPlayers(board: { internalId: number; sortOrder: SortOrder }, season: number): AsyncGenerator<[string, number, string][]> {
-    const ended = endedSeasonKeys(this.prefix, board.internalId, season);
-    const withMetadata = async (page: [string, number][]) => {
-      const metadata = await this.redis.hmget(ended.metadata, ...page.map(([id]) => id));
-      return page.map(([id, score], i): [string, number, string] => [id, score, metadata[i] ?? '']);
-    };
-    for await (const page of this.endedPages(board, ended.scores)) yield withMetadata(page);
+  async *endedPlayers(
+    board: { internalId: number; sortOrder: SortOrder },
+    season: number,
+    pageSize = 10_000,
+  ): AsyncGenerator<EntryValue[]> {
+    const keys = readRangeKeys(this.prefix, board.internalId, 'players', season);
+    for (let start = 0; ; start += pageSize) {
+      const reply = await this.guard.run(board, () =>
+        this.redis.readRange(...keys, board.sortOrder, start, start + pageSize - 1, season, 'players'),
+      );
+      if (reply === -1) return; // archived meanwhile
+      const page: EntryValue[] = [];
+      for (let i = 1; i < reply.length; i += 6) {
+        page.push({
+          id: String(reply[i]),
+          score: String(reply[i + 1]),
+          metadata: String(reply[i + 2]),
+          ...entryExtras(reply[i + 3]!, reply[i + 4]!),
+        });
+      }
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) break;
+    }
     // HSCAN may return a field twice; the archive takes each player once.
     const seen = new Set<string>();
+    const hiddenKeys = scanHiddenKeys(this.prefix, board.internalId, season);
     let cursor = '0';
     do {
-      const [next, flat] = await this.redis.hscan(ended.hidden, cursor, 'COUNT', 10_000);
-      const page: [string, number][] = [];
-      for (let i = 0; i < flat.length; i += 2) {
-        if (seen.has(flat[i]!)) continue;
-        seen.add(flat[i]!);
-        page.push([flat[i]!, Number(flat[i + 1])]);
+      const reply = await this.redis.scanHidden(...hiddenKeys, cursor, pageSize);
+      const page: EntryValue[] = [];
+      for (let i = 1; i < reply.length; i += 5) {
+        const id = String(reply[i]);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        page.push({ id, score: String(reply[i + 1]), metadata: String(reply[i + 2]), ...entryExtras(reply[i + 3]!, reply[i + 4]!) });
       }
-      if (page.length > 0) yield withMetadata(page);
-      cursor = next;
+      if (page.length > 0) yield page;
+      cursor = String(reply[0]);
     } while (cursor !== '0');
   }
 
@@ -175,7 +195,7 @@ export class SeasonRotation {
   /** Once PostgreSQL holds an ended season: its Redis keys go. */
   async dropEnded(board: { internalId: number }, season: number): Promise<void> {
     const ended = endedSeasonKeys(this.prefix, board.internalId, season);
-    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden);
+    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden, ended.sortKeys);
     await this.redis.hdel(this.keys(board).endedSeasons, String(season));
   }
 

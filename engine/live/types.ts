@@ -35,13 +35,51 @@ export type AskedSeason = number | undefined;
 
 export type Standings = 'players' | 'clans';
 
-export interface RankedEntry {
+/** An entry as Redis holds it. */
+export interface EntryValue {
   id: string;
   /** Exactly as Redis stores it; parseFloat gives back the very double. */
   score: string;
-  rank: number;
   /** The score's metadata as JSON, '' for none (always '' for clans). */
   metadata: string;
+  /** The entry's tiebreakers (empty on boards without any). */
+  tiebreakers: number[];
+  /** When the entry was reached (ms), on 'earliest' boards; else undefined. */
+  achievedAt: number | undefined;
+}
+
+export interface RankedEntry extends EntryValue {
+  /** The rank by the board's tie rule (docs/ordering.md). */
+  rank: number;
+  /** Where it stands in the board's order (only its order against other entries' means anything). */
+  position: number;
+}
+
+/** How a board breaks ties (docs/ordering.md). */
+export type TieBreak = 'shared' | 'earliest';
+
+/** One tiebreaker column of a board. */
+export interface TiebreakerColumn {
+  name: string;
+  sortOrder: SortOrder;
+}
+
+/** What decides a board's order: its sort order, tie rule and tiebreaker columns. */
+export interface OrderedBoard {
+  sortOrder: SortOrder;
+  tieBreak: TieBreak;
+  tiebreakers: TiebreakerColumn[];
+}
+
+/**
+ * How Redis lays a board's entries out (engine/live/scripts/includes/entries.lua): '' for plain
+ * boards ('shared' ties, no tiebreakers), else the tie rule, the order and each tiebreaker's
+ * direction, one letter each ('ed', 'sdda').
+ */
+export function layoutOf(board: OrderedBoard): string {
+  if (board.tieBreak === 'shared' && board.tiebreakers.length === 0) return '';
+  const letter = (order: SortOrder) => (order === 'asc' ? 'a' : 'd');
+  return `${board.tieBreak === 'earliest' ? 'e' : 's'}${letter(board.sortOrder)}${board.tiebreakers.map((column) => letter(column.sortOrder)).join('')}`;
 }
 
 /** An entry's metadata as read ('' for none). */
@@ -55,4 +93,15 @@ export interface PersistedScore {
   score: number;
   /** Compact JSON, '' for none. */
   metadata: string;
+  /** Its tiebreakers (empty on boards without any). */
+  tiebreakers: number[];
+  /** When it was reached (ms), on 'earliest' boards. */
+  achievedAt: number | null;
+}
+
+/** An entry's fields as the scripts reply them: tiebreakers comma-separated, the time in ms ('' for none). */
+export function entryExtras(tiebreakers: string | number, achievedAt: string | number): Pick<RankedEntry, 'tiebreakers' | 'achievedAt'> {
+  const text = String(tiebreakers);
+  const at = String(achievedAt);
+  return { tiebreakers: text === '' ? [] : text.split(',').map(Number), achievedAt: at === '' ? undefined : Number(at) };
 }

@@ -3,6 +3,7 @@ import type { RedisClient } from '../live/redis.js';
 import { dropIdlePendingKeys, leaderboardKeys, markPendingKeys, pendingIndexKey, persistAckKeys, persistClaimKeys } from '../live/keys.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from '../live/persistence-hooks.js';
 import type { PersistenceQueue } from './persistence-queue.js';
+import type { StoredScore } from './score-store.js';
 
 /**
  * An index entry untouched for this long, with no marks behind it, is dropped by the sweep. A
@@ -16,10 +17,11 @@ const BATCH = 500;
 
 export interface ClaimedChanges {
   /**
-   * Players whose score is claimed, with the score ('' when it left the board), its version ('' on
-   * best boards) and its metadata as JSON ('' for none).
+   * Players whose entry is claimed, with the score ('' when it left the board), its version ('' on
+   * plain best boards), its metadata as JSON ('' for none), its tiebreakers and when it was reached
+   * (ms, '' but on 'earliest' boards).
    */
-  players: { playerId: string; score: string; version: string; metadata: string }[];
+  players: StoredScore[];
   clans: { clanId: string; total: string; version: string }[];
   /** When each claimed change was first marked (ms), for the lag figure. */
   markedAt: number[];
@@ -83,10 +85,18 @@ export class PersistenceMarks implements PersistenceHooks {
       maxClans,
       QUEUED_FLAG_TTL_MS,
     );
-    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 5, season };
-    for (let i = 0; i < playerMarks.length; i += 5) {
-      const [playerId, score, markedAt, version, metadata] = playerMarks.slice(i, i + 5) as [string, string, string, string, string];
-      claimed.players.push({ playerId, score, version, metadata });
+    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 7, season };
+    for (let i = 0; i < playerMarks.length; i += 7) {
+      const [playerId, score, markedAt, version, metadata, tiebreakers, achievedAt] = playerMarks.slice(i, i + 7) as string[] as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      claimed.players.push({ playerId, score, version, metadata, tiebreakers, achievedAt });
       claimed.markedAt.push(Number(markedAt));
       claimed.ack.push(playerId, score, version);
     }

@@ -108,5 +108,7 @@ function settingsOf(board: Leaderboard) {
     reset_schedule: board.resetSchedule,
     keep_seasons: board.keepSeasons,
     update_strategy: board.updateStrategy,
+    tie_break: board.tieBreak,
+    tiebreakers: board.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
   };
 }

@@ -1,12 +1,17 @@
 import type { Queryable } from '../db.js';
 import type { PersistedScore, SortOrder, UpdateStrategy } from '../live/types.js';
 
-/** One persisted entry: its score, metadata (JSON, '' for none) and version ('' on best boards). */
+/**
+ * One persisted entry: its score, metadata (JSON, '' for none), version ('' on plain best boards),
+ * tiebreakers (comma-separated, '' for none) and when it was reached (ms, '' but on 'earliest' boards).
+ */
 export interface StoredScore {
   playerId: string;
   score: string;
   metadata: string;
   version: string;
+  tiebreakers: string;
+  achievedAt: string;
 }
 
 /**
@@ -44,7 +49,8 @@ export class ScoreStore {
       leaderboardInternalId,
       season,
       versioned,
-      `score = EXCLUDED.score, metadata = EXCLUDED.metadata, version = EXCLUDED.version, updated_at = now()
+      `score = EXCLUDED.score, metadata = EXCLUDED.metadata, version = EXCLUDED.version, tiebreakers = EXCLUDED.tiebreakers,
+         achieved_at = EXCLUDED.achieved_at, updated_at = now()
        WHERE scores.version < EXCLUDED.version${
          rule.strategy === 'best' ? ` OR (scores.version = EXCLUDED.version AND scores.score ${better} EXCLUDED.score)` : ''
        }`,
@@ -61,10 +67,15 @@ export class ScoreStore {
 
   private async upsertScores(leaderboardInternalId: number, season: number, entries: StoredScore[], replaces: string): Promise<void> {
     if (entries.length === 0) return;
+    // Tiebreakers travel as their comma-separated text ('' for none), parsed to float8[] here: a
+    // two-dimensional array parameter would need every row to hold as many.
     await this.db.query(
-      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version)
-       SELECT $1, $2, u.player_id, u.score, u.metadata::json, u.version
-       FROM unnest($3::text[], $4::float8[], $5::text[], $6::bigint[]) AS u (player_id, score, metadata, version)
+      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version, tiebreakers, achieved_at)
+       SELECT $1, $2, u.player_id, u.score, u.metadata::json, u.version,
+              CASE WHEN u.tiebreakers = '' THEN NULL ELSE string_to_array(u.tiebreakers, ',')::float8[] END,
+              CASE WHEN u.achieved_at = '' THEN NULL ELSE timestamptz 'epoch' + u.achieved_at::bigint * interval '1 millisecond' END
+       FROM unnest($3::text[], $4::float8[], $5::text[], $6::bigint[], $7::text[], $8::text[])
+         AS u (player_id, score, metadata, version, tiebreakers, achieved_at)
        ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE SET ${replaces}`,
       [
         leaderboardInternalId,
@@ -73,6 +84,8 @@ export class ScoreStore {
         entries.map((e) => e.score),
         entries.map((e) => e.metadata || null),
         entries.map((e) => e.version || '0'),
+        entries.map((e) => e.tiebreakers),
+        entries.map((e) => e.achievedAt),
       ],
     );
   }
@@ -113,17 +126,33 @@ export class ScoreStore {
     }
   }
 
-  /** A season's persisted scores with their metadata (JSON, '' for none), a page at a time in player order. */
+  /**
+   * A season's persisted scores with their metadata (JSON, '' for none), tiebreakers and the time
+   * each was reached, a page at a time in player order.
+   */
   async *scorePages(leaderboardInternalId: number, season: number, pageSize = 10_000): AsyncGenerator<PersistedScore[]> {
     let after = '';
     for (;;) {
-      const { rows } = await this.db.query<{ player_id: string; score: number; metadata: string | null }>(
-        `SELECT player_id, score, metadata::text AS metadata FROM scores
-         WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3 ORDER BY player_id LIMIT $4`,
+      const { rows } = await this.db.query<{
+        player_id: string;
+        score: number;
+        metadata: string | null;
+        tiebreakers: number[] | null;
+        achieved_at: string | null;
+      }>(
+        `SELECT player_id, score, metadata::text AS metadata, tiebreakers,
+                (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_at
+         FROM scores WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3 ORDER BY player_id LIMIT $4`,
         [leaderboardInternalId, season, after, pageSize],
       );
       if (rows.length === 0) return;
-      yield rows.map((row) => ({ playerId: row.player_id, score: row.score, metadata: row.metadata ?? '' }));
+      yield rows.map((row) => ({
+        playerId: row.player_id,
+        score: row.score,
+        metadata: row.metadata ?? '',
+        tiebreakers: row.tiebreakers ?? [],
+        achievedAt: row.achieved_at === null ? null : Number(row.achieved_at),
+      }));
       after = rows[rows.length - 1]!.player_id;
     }
   }

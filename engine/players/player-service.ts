@@ -119,6 +119,20 @@ export class PlayerService {
     return profiles;
   }
 
+  /**
+   * The game's players holding the given alias ids of one type, by alias id: one query that also
+   * brings their profiles (kept in the cache like any other read's).
+   */
+  async byAliases(gameId: string, aliasType: string, aliasIds: string[]): Promise<Map<string, PlayerProfile>> {
+    const found = new Map<string, PlayerProfile>();
+    for (const { aliasId, player } of await this.deps.store.findByAliases(gameId, aliasType, aliasIds)) {
+      const held = profile(player);
+      this.cache.set(held.id, held);
+      found.set(aliasId, held);
+    }
+    return found;
+  }
+
   /** A player of any game (the avatar endpoint takes no credentials), or undefined. */
   async find(playerId: string): Promise<PlayerProfile | undefined> {
     if (!this.cache.has(playerId)) {

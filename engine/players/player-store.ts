@@ -80,6 +80,21 @@ export class PlayerStore {
     return rows.map(toPlayer);
   }
 
+  /** The game's players holding the given alias ids of one type, each with the alias id it holds. */
+  async findByAliases(gameId: string, aliasType: string, aliasIds: string[]): Promise<{ aliasId: string; player: Player }[]> {
+    const lookups = aliasIds.filter(storable);
+    if (lookups.length === 0) return [];
+    const { rows } = await this.db.query<PlayerRow & { alias_id: string }>(
+      `SELECT a.alias_id, ${COLUMNS.split(', ')
+        .map((column) => `p.${column}`)
+        .join(', ')}
+       FROM player_aliases a JOIN players p ON p.id = a.player_id
+       WHERE a.game_id = $1 AND a.alias_type = $2 AND a.alias_id = ANY($3::text[])`,
+      [gameId, aliasType, lookups],
+    );
+    return rows.map((row) => ({ aliasId: row.alias_id, player: toPlayer(row) }));
+  }
+
   /** A player of the given game, read from PostgreSQL (never a cache: support sees the ban as stored). */
   async findInGame(gameId: string, id: string): Promise<Player | undefined> {
     if (!storable(id)) return undefined;

@@ -3,11 +3,12 @@ import type { ClanService } from '../clans/clan-service.js';
 import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import { ranksWithin, tieFieldsOf, type TieFields } from '../leaderboards/ties.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
 import { parseMetadata, type AskedSeason, type Standings } from '../live/types.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
-export interface PlayerEntry {
+export interface PlayerEntry extends TieFields {
   player: PlayerProfile;
   score: number;
   rank: number;
@@ -27,6 +28,19 @@ export interface Page<Entry> {
   entries: Entry[];
 }
 
+/** Whose ranks a list asks for: players by id, or by their aliases of one type. */
+export type ListedPlayers = { playerIds: string[] } | { aliasType: string; aliasIds: string[] };
+
+/** The ranks of a list of players: each found entry with its rank among them; the rest as asked. */
+export interface ListRanks {
+  leaderboard: Leaderboard;
+  season: number;
+  total: number;
+  entries: (PlayerEntry & { listRank: number })[];
+  /** The asked ids (player or alias ids, as asked) that hold no entry. */
+  notFound: string[];
+}
+
 export interface ClanRecord {
   leaderboard: Leaderboard;
   clan: Clan;
@@ -35,7 +49,7 @@ export interface ClanRecord {
   total: number;
 }
 
-export interface MemberEntry {
+export interface MemberEntry extends TieFields {
   player: PlayerProfile;
   score: number | null;
   rank: number | null;
@@ -90,7 +104,15 @@ export class LeaderboardReader {
     const rows = entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player
-        ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank, metadata: parseMetadata(e.metadata) }]
+        ? [
+            {
+              player: asArchivedPlayer(player, e),
+              score: Number(e.score),
+              rank: e.rank,
+              metadata: parseMetadata(e.metadata),
+              ...tieFieldsOf(leaderboard, e),
+            },
+          ]
         : [];
     });
     return { leaderboard, view, total, entries: rows };
@@ -112,7 +134,15 @@ export class LeaderboardReader {
     const entries = found.entries.flatMap((e) => {
       const player = profiles.get(e.id);
       return player
-        ? [{ player: asArchivedPlayer(player, e), score: Number(e.score), rank: e.rank, metadata: parseMetadata(e.metadata) }]
+        ? [
+            {
+              player: asArchivedPlayer(player, e),
+              score: Number(e.score),
+              rank: e.rank,
+              metadata: parseMetadata(e.metadata),
+              ...tieFieldsOf(leaderboard, e),
+            },
+          ]
         : [];
     });
     return { leaderboard, view: 'players', total: found.total, entries };
@@ -158,6 +188,7 @@ export class LeaderboardReader {
                   rank: member.rank,
                   clanRank: member.clanRank,
                   metadata: parseMetadata(member.metadata),
+                  ...tieFieldsOf(leaderboard, member),
                 },
               ]
             : [];
@@ -167,21 +198,15 @@ export class LeaderboardReader {
     }
     const memberIds = await this.deps.clans.memberIds(gameId, clanId);
     const { entries: ranked } = await this.deps.seasons.scoresOf(leaderboard, 'players', memberIds, season);
-    const better = leaderboard.sortOrder === 'asc' ? (a: number, b: number) => a - b : (a: number, b: number) => b - a;
     const members = memberIds
       .map((id, i) => ({ id, entry: ranked[i] }))
       .sort((a, b) => {
         if (!a.entry || !b.entry) return a.entry ? -1 : b.entry ? 1 : a.id < b.id ? -1 : 1;
-        return a.entry.rank - b.entry.rank || (a.id < b.id ? -1 : 1);
+        return a.entry.position - b.entry.position;
       });
-    // Competition rank within the clan: 1 + members with a strictly better score.
-    const clanRanks: (number | null)[] = [];
-    members.forEach((member, i) => {
-      if (!member.entry) return clanRanks.push(null);
-      const previous = members[i - 1]?.entry;
-      const tied = previous && better(Number(previous.score), Number(member.entry.score)) === 0;
-      clanRanks.push(tied ? clanRanks[i - 1]! : i + 1);
-    });
+    // The rank within the clan, by the board's tie rule (scored members come first).
+    const scored = members.flatMap((member) => (member.entry ? [member.entry.rank] : []));
+    const clanRanks: (number | null)[] = [...ranksWithin(scored), ...members.slice(scored.length).map(() => null)];
     const pageMembers = members.slice(offset, offset + limit);
     const profiles = await this.deps.players.getMany(
       gameId,
@@ -197,10 +222,48 @@ export class LeaderboardReader {
           rank: member.entry?.rank ?? null,
           clanRank: clanRanks[offset + i] ?? null,
           metadata: member.entry ? parseMetadata(member.entry.metadata) : null,
+          ...(member.entry && tieFieldsOf(leaderboard, member.entry)),
         },
       ];
     });
     return { leaderboard, clan, total: memberIds.length, entries };
+  }
+
+  /**
+   * The entries of a list of players (friends, rivals, a Discord server's members) in the board's
+   * order, each with its rank on the board and among the list by the board's tie rule. Unknown,
+   * unscored, banned and erased players are all simply not found. Cost: one script for the scores
+   * and ranks and at most one PostgreSQL query for the names (by alias: one query finds the players
+   * and their names), whatever the size of the board.
+   */
+  async ranks(gameId: string, leaderboardId: string, listed: ListedPlayers, season?: AskedSeason): Promise<ListRanks> {
+    const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
+    // Asked id -> player id, and the profiles an alias lookup brought along.
+    const byAlias = 'aliasIds' in listed ? await this.deps.players.byAliases(gameId, listed.aliasType, listed.aliasIds) : undefined;
+    const asked = 'aliasIds' in listed ? listed.aliasIds : listed.playerIds;
+    const playerOf = (id: string) => (byAlias ? byAlias.get(id)?.id : id);
+    const ids = [...new Set(asked.flatMap((id) => playerOf(id) ?? []))];
+    const read = await this.deps.seasons.scoresOf(leaderboard, 'players', ids, season);
+    const scored = read.entries.flatMap((entry) => entry ?? []);
+    const profiles = byAlias
+      ? new Map([...byAlias.values()].map((profile) => [profile.id, profile]))
+      : await this.deps.players.getMany(
+          gameId,
+          scored.map((entry) => entry.id),
+        );
+    const shown = scored.filter((entry) => profiles.has(entry.id)).sort((a, b) => a.position - b.position);
+    const listRanks = ranksWithin(shown.map((entry) => entry.rank));
+    const entries = shown.map((e, i) => ({
+      player: asArchivedPlayer(profiles.get(e.id)!, e),
+      score: Number(e.score),
+      rank: e.rank,
+      metadata: parseMetadata(e.metadata),
+      ...tieFieldsOf(leaderboard, e),
+      listRank: listRanks[i]!,
+    }));
+    const found = new Set(shown.map((entry) => entry.id));
+    const notFound = asked.filter((id) => !found.has(playerOf(id) ?? ''));
+    return { leaderboard, season: read.season, total: read.total, entries, notFound };
   }
 
   private async clanLeaderboard(gameId: string, leaderboardId: string): Promise<Leaderboard> {

@@ -47,14 +47,17 @@ export class SeasonReads {
     );
   }
 
-  /** Scores and ranks of the given members; `archived` when the season was read from its archive. */
+  /**
+   * Scores and ranks of the given members, and the season read; `archived` when the season was read
+   * from its archive.
+   */
   async scoresOf(
     board: RankedBoard,
     view: Standings,
     ids: string[],
     season: AskedSeason,
-  ): Promise<{ total: number; entries: (SeasonEntry | undefined)[]; archived: boolean }> {
-    return this.either<{ total: number; entries: (SeasonEntry | undefined)[]; archived: boolean }>(
+  ): Promise<{ total: number; season: number; entries: (SeasonEntry | undefined)[]; archived: boolean }> {
+    return this.either<{ total: number; season: number; entries: (SeasonEntry | undefined)[]; archived: boolean }>(
       board,
       season,
       async () => {
@@ -66,6 +69,7 @@ export class SeasonReads {
         if (!archived) return NOT_HERE;
         return {
           total: view === 'clans' ? archived.season.clanTotal : archived.season.total,
+          season: asked,
           entries: archived.entries.map((entry) => entry && entryOf(entry)),
           archived: true,
         };
@@ -101,7 +105,7 @@ export class SeasonReads {
    * with their rank within the clan. Undefined when the season is not archived.
    */
   async archivedClanMembers(board: RankedBoard, clanId: string, season: number) {
-    const archived = await this.deps.archives.clanMembers(board.internalId, season, clanId, board.sortOrder);
+    const archived = await this.deps.archives.clanMembers(board.internalId, season, clanId);
     return archived?.members.map((member) => ({ ...entryOf(member), clanRank: member.clanRank }));
   }
 
@@ -139,5 +143,8 @@ function entryOf(entry: ArchivedEntry): SeasonEntry {
     archivedClanId: entry.clanId,
     archivedMemberCount: entry.memberCount,
     metadata: entry.metadata,
+    tiebreakers: entry.tiebreakers,
+    achievedAt: entry.achievedAt,
+    position: entry.position,
   };
 }

@@ -3,9 +3,11 @@ import type { PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from '../live/rankings.js';
+import { layoutOf } from '../live/types.js';
 
 /**
- * Brings a leaderboard's Redis state in line with PostgreSQL: its scheduled resets, the game's bans,
+ * Brings a leaderboard's Redis state in line with PostgreSQL: the layout of its entries (by its tie
+ * settings, docs/ordering.md), its scheduled resets, the game's bans,
  * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
  * anything reported since; last, the mark that its live state is whole (the season key), without
  * which every script refuses the board (engine/live/scripts/includes/live-season.lua). Used for new
@@ -27,6 +29,11 @@ export class BoardPreparation {
   ) {}
 
   async prepare(leaderboard: Leaderboard): Promise<void> {
+    // Before any entry goes in: a board holding entries keeps its layout, which is its settings'
+    // already (they change only while it holds none).
+    if (!(await this.deps.rankings.setLayout(leaderboard, layoutOf(leaderboard)))) {
+      throw new Error(`leaderboard ${leaderboard.internalId} holds entries laid out for other tie settings than PostgreSQL's`);
+    }
     await this.deps.schedules.restore(leaderboard);
     // Bans first (erased players too: their tokens are refused by the board): a banned player's
     // scores then merge out of sight.

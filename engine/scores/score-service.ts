@@ -3,15 +3,17 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import { type Rankings, type ReportOutcome } from '../live/rankings.js';
-import { parseMetadata, type AskedSeason, type ReportedBoard } from '../live/types.js';
+import { LayoutChangedError, type Rankings, type ReportOutcome } from '../live/rankings.js';
+import { tieFieldsOf, tiebreakersProblem, type TieFields } from '../leaderboards/ties.js';
+import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { RetryRecord, RetryRecords } from './retry-records.js';
 import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from '../reads/season-reads.js';
 
-/** One reported score and the metadata to keep with it. */
+/** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
   score: number;
+  tiebreakers?: number[] | null | undefined;
   metadata?: object | null | undefined;
 }
 
@@ -21,7 +23,7 @@ export interface Retry {
   request: unknown;
 }
 
-export interface ReportResult {
+export interface ReportResult extends TieFields {
   leaderboardId: string;
   submittedScore: number;
   /** The score the player holds after the report (whatever the board's rule). */
@@ -33,7 +35,7 @@ export interface ReportResult {
   season: number;
 }
 
-export interface PlayerRecord {
+export interface PlayerRecord extends TieFields {
   leaderboard: Leaderboard;
   player: PlayerProfile;
   score: number;
@@ -65,6 +67,8 @@ export class ScoreService {
     }
     const problem = boundsProblem(leaderboard, report.score);
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
+    const columns = tiebreakersProblem(leaderboard, report.tiebreakers);
+    if (columns) throw new ValidationError(`The tiebreakers ${columns}.`, [{ field: 'tiebreakers', message: columns }]);
     const record = retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
     const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score').catch(async (error: unknown) => {
       // The token's player is not looked up before a report: a board refuses an erased player as it
@@ -110,6 +114,8 @@ export class ScoreService {
       }
       const problem = boundsProblem(leaderboard, report.score);
       if (problem) details.push({ field: `scores[${i}]`, message: problem });
+      const columns = tiebreakersProblem(leaderboard, report.tiebreakers);
+      if (columns) details.push({ field: `tiebreakers[${i}]`, message: columns });
       checked.push([leaderboard, report]);
     });
     if (details.length === 0 && checked.length > 1) details.push(...(await this.sumOverflows(playerId, checked)));
@@ -156,6 +162,7 @@ export class ScoreService {
       rank: entry.rank,
       total,
       metadata: parseMetadata(entry.metadata),
+      ...tieFieldsOf(leaderboard, entry),
     };
   }
 
@@ -165,13 +172,14 @@ export class ScoreService {
    */
   private async apply(
     playerId: string,
-    pairs: [ReportedBoard & { id: string }, Report][],
+    pairs: [Leaderboard, Report][],
     retry: RetryRecord | undefined,
     scoreField: (index: number) => string,
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
-      pairs.map(([board, { score, metadata }], i) =>
+      pairs.map(([board, { score, tiebreakers, metadata }], i) =>
         this.deps.rankings.report(board, playerId, score, {
+          tiebreakers: tiebreakers ?? [],
           metadata: metadata ? JSON.stringify(metadata) : undefined,
           // One record per pair: a batch may name a board twice, and each pair counts.
           retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
@@ -187,6 +195,8 @@ export class ScoreService {
     if (failed !== -1) {
       if (retry && settled.every((s) => s.status === 'rejected')) await this.deps.retries.release(retry);
       const error = (settled[failed] as PromiseRejectedResult).reason as unknown;
+      // Settings read before a change of the board's tie settings: read them again for the next try.
+      if (error instanceof LayoutChangedError) await this.deps.leaderboards.alignLayout(pairs[failed]![0]);
       // A sum that would overflow names the pair it came from.
       if (error instanceof ValidationError && error.details?.[0]?.field === 'score') {
         throw new ValidationError(error.message, [{ field: scoreField(failed), message: error.details[0].message }]);
@@ -204,6 +214,7 @@ export class ScoreService {
         rank: outcome.rank,
         total: outcome.total,
         season: outcome.season,
+        ...tieFieldsOf(board, outcome),
       };
     });
   }

@@ -1,6 +1,6 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { Queryable } from '../db.js';
-import type { SortOrder } from '../live/types.js';
+import { layoutOf, type EntryValue, type OrderedBoard } from '../live/types.js';
 
 /** An archived season's summary. */
 export interface ArchivedSeason {
@@ -23,6 +23,10 @@ export interface ArchivedEntry {
   memberCount: number;
   /** Players only: the score's metadata as JSON text, as Redis holds it ('' for none). */
   metadata: string;
+  /** Players only: the entry's tiebreakers (empty on boards without any). */
+  tiebreakers: number[];
+  /** Players only: when the entry was reached (ms), on 'earliest' boards. */
+  achievedAt: number | undefined;
 }
 
 /** What an archive is made of, each ranking a page at a time in ranking order (best first). */
@@ -31,8 +35,7 @@ export interface SeasonSnapshot {
   startedAt: Date;
   endedAt: Date;
   settings: object;
-  /** Id, score and metadata (JSON, '' for none). */
-  players: AsyncIterable<[string, number, string][]>;
+  players: AsyncIterable<EntryValue[]>;
   clans: AsyncIterable<[string, number][]>;
 }
 
@@ -44,6 +47,8 @@ interface EntryRow {
   clan_id: string | null;
   member_count: number;
   metadata: string | null;
+  tiebreakers: number[] | null;
+  achieved_at: number | null;
 }
 
 const toEntry = (row: EntryRow): ArchivedEntry => ({
@@ -54,11 +59,36 @@ const toEntry = (row: EntryRow): ArchivedEntry => ({
   clanId: row.clan_id,
   memberCount: row.member_count,
   metadata: row.metadata ?? '',
+  tiebreakers: row.tiebreakers ?? [],
+  achievedAt: row.achieved_at ?? undefined,
 });
 
 // Metadata as text, the form Redis's entries carry it in: parsed once, by parseMetadata.
-const PLAYER_COLUMNS = 'player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata::text AS metadata';
-const CLAN_COLUMNS = 'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL::text AS metadata';
+const PLAYER_COLUMNS = `player_id AS id, score, rank, position, clan_id, 0 AS member_count, metadata::text AS metadata, tiebreakers,
+  (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_at`;
+const CLAN_COLUMNS =
+  'clan_id AS id, score, rank, position, NULL AS clan_id, member_count, NULL::text AS metadata, NULL::float8[] AS tiebreakers, NULL::bigint AS achieved_at';
+
+/**
+ * The ORDER BY of a board's players, as Redis orders them (docs/ordering.md), over `e`; and the
+ * one that makes equal ranks on it. Plain boards: by score, ties by id bytewise (descending on desc
+ * boards, read in reverse). Keyed boards: by score, each tiebreaker, then on 'earliest' boards the
+ * time, then the id bytewise ascending; ranks are positions on 'earliest' boards.
+ */
+function playerOrder(board: OrderedBoard): { position: string; rank: string } {
+  const direction = (order: string) => (order === 'asc' ? 'ASC' : 'DESC');
+  if (layoutOf(board) === '') {
+    const by = direction(board.sortOrder);
+    return { position: `e.score ${by}, e.player_id COLLATE "C" ${by}`, rank: `e.score ${by}` };
+  }
+  const columns = [
+    `e.score ${direction(board.sortOrder)}`,
+    ...board.tiebreakers.map((c, i) => `e.tiebreakers[${i + 1}] ${direction(c.sortOrder)}`),
+  ];
+  const time = board.tieBreak === 'earliest' ? ['e.achieved_at ASC'] : [];
+  const position = [...columns, ...time, 'e.player_id COLLATE "C" ASC'].join(', ');
+  return { position, rank: board.tieBreak === 'earliest' ? position : columns.join(', ') };
+}
 
 /**
  * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
@@ -80,7 +110,7 @@ export class SeasonArchiveStore {
    * it on the store of a transaction (`in(client)`), whose temporary tables last until its commit.
    */
   async archive(
-    board: { internalId: number; gameId: string; sortOrder: SortOrder; keepSeasons: number },
+    board: OrderedBoard & { internalId: number; gameId: string; keepSeasons: number },
     snapshot: SeasonSnapshot,
   ): Promise<boolean> {
     const lb = board.internalId;
@@ -94,12 +124,22 @@ export class SeasonArchiveStore {
     ]);
     if (exists.rowCount !== 0) return false;
 
-    await query('CREATE TEMP TABLE ended_players (player_id text, score float8, metadata json) ON COMMIT DROP');
+    await query(
+      'CREATE TEMP TABLE ended_players (player_id text, score float8, metadata json, tiebreakers float8[], achieved_at bigint) ON COMMIT DROP',
+    );
     await query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
     for await (const page of snapshot.players) {
       await query(
-        'INSERT INTO ended_players SELECT id, score, metadata::json FROM unnest($1::text[], $2::float8[], $3::text[]) AS u (id, score, metadata)',
-        [page.map(([id]) => id), page.map(([, score]) => score), page.map(([, , metadata]) => metadata || null)],
+        `INSERT INTO ended_players
+         SELECT id, score, metadata::json, CASE WHEN tiebreakers = '' THEN NULL ELSE string_to_array(tiebreakers, ',')::float8[] END, achieved_at
+         FROM unnest($1::text[], $2::float8[], $3::text[], $4::text[], $5::bigint[]) AS u (id, score, metadata, tiebreakers, achieved_at)`,
+        [
+          page.map((entry) => entry.id),
+          page.map((entry) => entry.score),
+          page.map((entry) => entry.metadata || null),
+          page.map((entry) => entry.tiebreakers.join(',')),
+          page.map((entry) => entry.achievedAt ?? null),
+        ],
       );
     }
     for await (const page of snapshot.clans) {
@@ -121,17 +161,20 @@ export class SeasonArchiveStore {
     // for theirs): each row is stored as the players table stands now, and a moderation that follows
     // finds the rows written (MODERATION_LOCK).
     await query(`SELECT pg_advisory_xact_lock_shared(${MODERATION_LOCK})`, [board.gameId]);
-    // The order of the live list: best first, ties by id as Redis orders equal scores (bytewise,
-    // descending on desc boards, where the list is read in reverse). Players banned at the reset
-    // (from the season's hidden scores) are ranked among everyone and stored hidden, unless unbanned
-    // since; a player erased since keeps only position, score and rank.
+    // The order of the live list (playerOrder). Players banned at the reset (from the season's
+    // hidden entries) are ranked among everyone and stored hidden, unless unbanned since; a player
+    // erased since keeps only position, score and rank.
+    const order = playerOrder(board);
     const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
     await query(
-      `INSERT INTO season_entries (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn)
-       SELECT $1, $2, row_number() OVER (ORDER BY e.score ${direction}, e.player_id COLLATE "C" ${direction}),
-              CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, rank() OVER (ORDER BY e.score ${direction}),
+      `INSERT INTO season_entries
+         (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn, tiebreakers, achieved_at)
+       SELECT $1, $2, row_number() OVER (ORDER BY ${order.position}),
+              CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, rank() OVER (ORDER BY ${order.rank}),
               p.clan_id, CASE WHEN p.id IS NOT NULL THEN e.metadata END,
-              CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END
+              CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END,
+              CASE WHEN p.id IS NOT NULL THEN e.tiebreakers END,
+              CASE WHEN p.id IS NOT NULL THEN timestamptz 'epoch' + e.achieved_at * interval '1 millisecond' END
        FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
       [lb, snapshot.season],
     );
@@ -204,7 +247,8 @@ export class SeasonArchiveStore {
   async erasePlayer(gameId: string, playerId: string): Promise<void> {
     await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
     await this.db.query(
-      `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL FROM leaderboards l
+      `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL, tiebreakers = NULL, achieved_at = NULL
+       FROM leaderboards l
        WHERE e.player_id = $2 AND l.internal_id = e.leaderboard_internal_id AND l.game_id = $1`,
       [gameId, playerId],
     );
@@ -298,15 +342,17 @@ export class SeasonArchiveStore {
     return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
 
-  /** The players archived in a clan that season and shown, in the season's order, with their rank within the clan. */
+  /**
+   * The players archived in a clan that season and shown, in the season's order, with their rank
+   * within the clan by the board's tie rule: members of equal stored rank are the tied ones.
+   */
   async clanMembers(
     leaderboardInternalId: number,
     season: number,
     clanId: string,
-    sortOrder: SortOrder,
   ): Promise<{ season: ArchivedSeason; members: (ArchivedEntry & { clanRank: number })[] } | undefined> {
     const found = await this.withPlayers<{ clan_rank: number }>(
-      `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY score ${sortOrder === 'asc' ? 'ASC' : 'DESC'})::int AS clan_rank
+      `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY rank)::int AS clan_rank
        FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 AND withdrawn IS NULL`,
       [leaderboardInternalId, season, clanId],
     );

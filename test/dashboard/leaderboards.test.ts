@@ -113,6 +113,57 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await close();
   });
 
+  it('when a leaderboard is created in the form with earliest ties and two tiebreakers, then the API shows them and its entries table has a column for each', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('trial');
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Equal scores').selectOption('earliest');
+    await page.getByLabel('Tiebreaker 1 name').fill('time_left');
+    await page.getByLabel('Tiebreaker 2 name').fill('crashes');
+    await page.getByLabel('Tiebreaker 2 direction').selectOption('asc');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect(await boardFromApi(game, id)).to.deep.include({
+      tie_break: 'earliest',
+      tiebreakers: [
+        { name: 'time_left', sort_order: 'desc' },
+        { name: 'crashes', sort_order: 'asc' },
+      ],
+    });
+
+    const [ada, bo] = await Promise.all(['Ada', 'Bo'].map((name) => namedPlayer(game, name)));
+    for (const [player, tiebreakers] of [
+      [ada!, [10, 1]],
+      [bo!, [10, 0]],
+    ] as const) {
+      await api()
+        .post(`/api/v1/client/leaderboards/${id}/report_score`)
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', player.token)
+        .send({ score: 70, tiebreakers })
+        .expect(200);
+    }
+    await page.reload();
+    const table = page.locator('section[aria-labelledby="entries-heading"] > .table-wrap table');
+    const headings = (await table.locator('thead th').allTextContents()).map((text) => text.trim());
+    expect(headings.slice(0, 6)).to.deep.equal(['Rank', 'Name', 'Score', 'time_left', 'crashes', 'Reached']);
+    const rows = await table.locator('tbody tr').all();
+    const shown = await Promise.all(
+      rows.map(async (row) => (await row.locator('td').allTextContents()).slice(0, 5).map((cell) => cell.trim())),
+    );
+    expect(shown.map(([rank, , score, timeLeft, crashes]) => [rank, score, timeLeft, crashes])).to.deep.equal([
+      ['1', '70', '10', '0'],
+      ['2', '70', '10', '1'],
+    ]);
+    // The edit form shows the settings back, and the ties cannot change now the board has scores.
+    expect(await page.getByLabel('Equal scores').inputValue()).to.equal('earliest');
+    expect(await page.getByLabel('Tiebreaker 2 name').inputValue()).to.equal('crashes');
+    await expectAccessible(page, 'a leaderboard with tiebreakers');
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
   it('when reported scores are listed, searched, removed and the season reset in the UI, then the API reads and the audit log agree', async () => {
     const board = await createLeaderboard(game, { name: 'Kills' });
     const [ada, bob, cyd] = [

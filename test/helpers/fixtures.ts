@@ -56,6 +56,26 @@ export function reportScore(game: TestGame, player: TestPlayer, leaderboardId: s
     .send({ score });
 }
 
+/**
+ * A client report with any body ({score, tiebreakers, metadata}), or a JSON text as given, for values
+ * JSON.stringify cannot write (-0, 1e999, 9007199254740993).
+ */
+export function sendReport(game: TestGame, player: TestPlayer, leaderboardId: string, body: Record<string, unknown> | string) {
+  const req = api()
+    .post(`/api/v1/client/leaderboards/${leaderboardId}/report_score`)
+    .set('Publishable-Key', game.publishableKey)
+    .set('Anonymous-Authorization', player.token);
+  if (typeof body === 'string') req.set('Content-Type', 'application/json');
+  return req.send(body);
+}
+
+/** A server batch (POST /api/v1/server/report_scores) with any body, or a JSON text as given. */
+export function sendBatch(game: TestGame, body: Record<string, unknown> | string) {
+  const req = api().post('/api/v1/server/report_scores').set(secretKey(game));
+  if (typeof body === 'string') req.set('Content-Type', 'application/json');
+  return req.send(body);
+}
+
 /** The header a game's server sends. */
 export function secretKey(game: TestGame): { 'Secret-Key': string } {
   return { 'Secret-Key': game.secretKey };

@@ -69,6 +69,24 @@ export async function nodeLosesData(board: { internalId: number }): Promise<void
   } while (cursor !== '0');
 }
 
+/**
+ * The board loses everything Redis held for it (every key under its hash tag: ranking, memberships,
+ * the season key that marks its live state), as a board whose keys were lost; the dataset marker
+ * stays, so only this board is rebuilt, at its first touch.
+ */
+export async function boardLosesLiveState(board: { internalId: number }): Promise<void> {
+  const { redis, prefix } = testStores();
+  const nodes: Redis[] = redis instanceof Cluster ? redis.nodes('master') : [redis as Redis];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, found] = await node.scan(cursor, 'MATCH', `${prefix}:lb:{${board.internalId}}*`, 'COUNT', 10_000);
+      await Promise.all(found.map((key) => node.unlink(key)));
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}
+
 /** The board's current season as Redis holds it (its season key also holds the next scheduled reset). */
 export async function liveSeason(board: { internalId: number }): Promise<number | undefined> {
   const value = await testStores().redis.get(testStores().keys(board).season);

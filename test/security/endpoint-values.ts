@@ -41,6 +41,18 @@ export const queryFields = (endpoint: AnyEndpoint) => fieldsOf(endpoint.query);
 
 export const isRequired = (field: Field) => field.flags?.presence === 'required';
 
+/**
+ * The query fields a request cannot do without: the required ones, and of each set the schema asks
+ * one of (joi's xor or or: player_ids or alias ids), the first.
+ */
+export function neededQueryFields(endpoint: AnyEndpoint): [string, Field][] {
+  const fields = queryFields(endpoint);
+  const dependencies = ((endpoint.query?.describe() as { dependencies?: { rel: string; peers: string[] }[] } | undefined)?.dependencies ??
+    []) as { rel: string; peers: string[] }[];
+  const firsts = new Set(dependencies.filter((d) => d.rel === 'xor' || d.rel === 'or').map((d) => d.peers[0]!));
+  return Object.entries(fields).filter(([name, field]) => isRequired(field) || firsts.has(name));
+}
+
 /** The values a field's schema names: its examples, the values it allows, true and false for a boolean. */
 export function namedValues(field: Field): unknown[] {
   return [...(field.examples ?? []), ...(field.allow ?? []), ...(field.type === 'boolean' ? [true, false] : [])];

@@ -5,7 +5,7 @@ import {
   ENDPOINTS,
   bodyFields,
   fillPath,
-  isRequired,
+  neededQueryFields,
   mayHaveChanged,
   namedValues,
   operationName,
@@ -145,9 +145,9 @@ function harmless(endpoint: AnyEndpoint) {
         parameters.map((name) => encodeURIComponent(String(worldValues(name, w)[0]))),
       );
       // A read that needs a query value (a search's text) gets its first real or example value.
-      const required = Object.entries(queryFields(endpoint))
-        .filter(([, field]) => isRequired(field))
-        .map(([name, field]) => `${name}=${encodeURIComponent(String([...worldValues(name, w), ...namedValues(field)][0]))}`);
+      const required = neededQueryFields(endpoint).map(
+        ([name, field]) => `${name}=${encodeURIComponent(String([...worldValues(name, w), ...namedValues(field)][0]))}`,
+      );
       return { path: required.length > 0 ? `${path}?${required.join('&')}` : path, status: successes(endpoint)[0]! };
     }
     if (endpoint.body) {

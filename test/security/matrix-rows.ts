@@ -5,10 +5,10 @@ import {
   bodyFields,
   fillPath,
   isRequired,
+  neededQueryFields,
   namedValues,
   operationName,
   pathParameters,
-  queryFields,
   successes,
   upserts,
   type AnyEndpoint,
@@ -85,7 +85,7 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
   const sent = Object.entries(bodyFields(endpoint)).filter(([, field]) => isRequired(field) || (field.examples?.length ?? 0) > 0);
   // A query value the endpoint cannot do without (a search's text): the player's own id, which the world holds.
   // (The page's token is a credential: the matrix sends it by kind.)
-  const required = Object.entries(queryFields(endpoint)).filter(([name, field]) => isRequired(field) && name !== 'token');
+  const required = neededQueryFields(endpoint).filter(([name]) => name !== 'token');
   const requiredQuery = (w: MatrixWorld) =>
     required.length === 0 ? '' : `?${required.map(([name]) => `${name}=${encodeURIComponent(w.a.player.playerId)}`).join('&')}`;
   const row = (player: 'own' | 'other', note?: string): MatrixRow => ({

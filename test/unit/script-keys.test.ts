@@ -23,8 +23,10 @@ import {
   requestRebuildKeys,
   resetSeasonKeys,
   scheduleResetsKeys,
+  scanHiddenKeys,
   scoresOfKeys,
   setClansKeys,
+  setLayoutKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -62,6 +64,8 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   markPending: [{ keys: () => markPendingKeys(PREFIX) }],
   dropIdlePending: [{ keys: () => dropIdlePendingKeys(PREFIX) }],
   requestRebuild: [{ keys: () => requestRebuildKeys(PREFIX) }],
+  setLayout: [{ keys: () => setLayoutKeys(PREFIX, BOARD) }],
+  scanHidden: [{ keys: () => scanHiddenKeys(PREFIX, BOARD, SEASON) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);
@@ -100,14 +104,14 @@ function items(text: string): string[] {
 
 const include = (name: string) => readFileSync(path.join(luaDir, 'includes', `${name}.lua`), 'utf8');
 
-/** What a range item (1-7 clanKeys, 1-6 seasonRanking) stands for: each key's names, from its include. */
+/** What a range item (1-9 boardKeys, 1-9 seasonEntries) stands for: each key's names, from its include. */
 function expandRange(name: string): string[][] {
-  if (name === 'clanKeys') {
-    // includes/clan-totals.lua: local function clanKeys() return { scores = KEYS[1], ... } end
-    const body = /local function clanKeys\(\)([\s\S]*?)\nend/.exec(include('clan-totals'))![1]!;
+  if (name === 'boardKeys') {
+    // includes/clan-totals.lua: local function boardKeys() return { scores = KEYS[1], ... } end
+    const body = /local function boardKeys\(\)([\s\S]*?)\nend/.exec(include('clan-totals'))![1]!;
     return [...body.matchAll(/(\w+) = KEYS\[(\d+)\]/g)].sort((a, b) => Number(a[2]) - Number(b[2])).map((m) => [m[1]!]);
   }
-  if (name === 'seasonRanking') {
+  if (name === 'seasonEntries') {
     // includes/season-ranking.lua: a "-- KEYS:" comment, continued on lines indented past it.
     const comment = /^-- KEYS:([^\n]*(?:\n--\s{6,}[^\n]*)*)/m.exec(include('season-ranking'))![1]!;
     return parseList(comment.replace(/\n--/g, ' ')).fixed;

@@ -1,8 +1,9 @@
+import { ValidationError } from '../../../engine/errors.js';
 import { aroundView } from '../../views.js';
-import { leaderboardPage } from '../shared-reads.js';
+import { LIST_RANKS, leaderboardPage, listRanks } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
-import { AroundMe, LeaderboardPage } from '../responses.js';
-import { leaderboardParams, object, pageQuery, season, wholeNumber } from '../schemas.js';
+import { AroundMe, LeaderboardPage, ListRanks } from '../responses.js';
+import { leaderboardParams, MAX_LISTED_PLAYERS, object, optional, pageQuery, playerIdList, season, wholeNumber } from '../schemas.js';
 
 const range = wholeNumber(1, 50, 5).description('1-50 (default 5)').example(5).example(50);
 
@@ -40,6 +41,28 @@ export const clientLeaderboardEndpoints = [
     async handler({ caller, params, query, app }) {
       const page = await app.engine.reader.around(caller.game.id, params.leaderboard_id, caller.playerId, query.range, query.season);
       return { status: 200, body: aroundView(app.engine.config.baseUrl, page) };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/ranks',
+    operationId: 'getListRanks',
+    tag: 'Game client',
+    summary: 'The ranks of a list of players (friends, rivals), the token’s player always among them',
+    description: `${LIST_RANKS} The token's player is always in the list and counts within the 100; without player_ids, the list is that player alone.`,
+    credentials: 'gameClient',
+    params: leaderboardParams,
+    query: object({ player_ids: optional(playerIdList.description('Player ids, comma-separated; the token’s player is added')), season }),
+    responses: { 200: { schema: ListRanks } },
+    errors: [400, 404],
+    handler({ caller, params, query, app, req }) {
+      const playerIds = [...new Set([caller.playerId, ...(query.player_ids ?? [])])];
+      if (playerIds.length > MAX_LISTED_PLAYERS) {
+        const message = `must name at most ${MAX_LISTED_PLAYERS - 1} players besides the token's own`;
+        throw new ValidationError(`player_ids ${message}.`, [{ field: 'player_ids', message }]);
+      }
+      return listRanks(app, req, caller.game.id, params.leaderboard_id, { playerIds }, query.season);
     },
   }),
 ];

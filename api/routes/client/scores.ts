@@ -2,7 +2,18 @@ import { ForbiddenError } from '../../../engine/errors.js';
 import { playerRecordView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { PlayerRecord, ReportResult } from '../responses.js';
-import { idempotencyKey, leaderboardId, leaderboardParams, metadata, object, optional, playerId, score, season } from '../schemas.js';
+import {
+  idempotencyKey,
+  leaderboardId,
+  leaderboardParams,
+  metadata,
+  object,
+  optional,
+  playerId,
+  score,
+  season,
+  tiebreakers,
+} from '../schemas.js';
 
 /** A game client reports a score; a record is read by the server or its own player. */
 export const clientScoreEndpoints = [
@@ -13,13 +24,13 @@ export const clientScoreEndpoints = [
     tag: 'Game client',
     summary: 'Report a score for the token’s player',
     description:
-      "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt. A banned player's reports are refused with 403 player_banned.",
+      "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc; on leaderboards with tiebreakers, the best by score then each tiebreaker), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. On leaderboards with tiebreakers the body carries one number per column (tiebreakers), and the answer the tiebreakers held; on earliest leaderboards the answer carries achieved_at, when the entry held was reached. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt. A banned player's reports are refused with 403 player_banned.",
     credentials: 'gameClient',
     erasedRefusedByBoards: true,
     rateLimit: 'reports',
     params: leaderboardParams,
     headers: object({ 'idempotency-key': optional(idempotencyKey) }),
-    body: object({ score, metadata: optional(metadata) }),
+    body: object({ score, tiebreakers: optional(tiebreakers), metadata: optional(metadata) }),
     responses: { 200: { schema: ReportResult } },
     errors: [403, 404, 409],
     changed: (reply) => reply.body.improved,

@@ -1,9 +1,9 @@
 import { leaderboardView } from '../../views.js';
-import { seasonList } from '../shared-reads.js';
+import { LIST_RANKS, listRanks, seasonList } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
-import { Leaderboard, LeaderboardList, SeasonList, SeasonReset } from '../responses.js';
+import { Leaderboard, LeaderboardList, ListRanks, SeasonList, SeasonReset } from '../responses.js';
 import { settingsBody, settingsOf } from '../leaderboard-settings.js';
-import { leaderboardParams, listQuery } from '../schemas.js';
+import { leaderboardParams, listQuery, object, playerIdList, season } from '../schemas.js';
 
 /** Leaderboard management for the game server. */
 export const serverLeaderboardEndpoints = [
@@ -120,5 +120,21 @@ export const serverLeaderboardEndpoints = [
     responses: { 200: { schema: SeasonList } },
     errors: [400, 404],
     handler: ({ caller, params, query, app }) => seasonList(app, caller.game.id, params.leaderboard_id, query),
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/server/leaderboards/:leaderboard_id/ranks',
+    operationId: 'getServerListRanks',
+    tag: 'Game server',
+    summary: 'The ranks of a list of players (a party, a guild, a match)',
+    description: LIST_RANKS,
+    credentials: 'secretKey',
+    params: leaderboardParams,
+    query: object({ player_ids: playerIdList, season }),
+    responses: { 200: { schema: ListRanks } },
+    errors: [400, 404],
+    handler: ({ caller, params, query, app, req }) =>
+      listRanks(app, req, caller.game.id, params.leaderboard_id, { playerIds: query.player_ids }, query.season),
   }),
 ];

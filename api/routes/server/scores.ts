@@ -1,7 +1,8 @@
+import type { Report } from '../../../engine/scores/score-service.js';
 import { batchView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { BatchResult } from '../responses.js';
-import { arrayOf, idempotencyKey, leaderboardId, metadata, nullable, object, optional, playerId, score } from '../schemas.js';
+import { arrayOf, idempotencyKey, leaderboardId, metadata, nullable, object, optional, playerId, score, tiebreakers } from '../schemas.js';
 
 const batchBody = object({
   player_id: playerId.example('VrjGW7VgCyKW'),
@@ -12,14 +13,23 @@ const batchBody = object({
       .max(100)
       .description('metadata[i] (an object, or null for none) is kept with scores[i]; absent: none for every pair'),
   ),
+  tiebreakers: optional(
+    arrayOf(nullable(tiebreakers))
+      .max(100)
+      .description(
+        "tiebreakers[i] goes with scores[i]: one number per tiebreaker column of leaderboard_ids[i], or null where that leaderboard has none; absent: no pair's leaderboard has any",
+      ),
+  ),
 })
-  .custom((body: { scores: unknown[]; leaderboard_ids: unknown[]; metadata?: unknown[] }, helpers) => {
+  .custom((body: { scores: unknown[]; leaderboard_ids: unknown[]; metadata?: unknown[]; tiebreakers?: unknown[] }, helpers) => {
     if (body.scores.length !== body.leaderboard_ids.length) return helpers.error('batch.lengths');
+    if (body.tiebreakers !== undefined && body.tiebreakers.length !== body.scores.length) return helpers.error('batch.tiebreakers');
     return body.metadata === undefined || body.metadata.length === body.scores.length ? body : helpers.error('batch.metadata');
   })
   .messages({
     'batch.lengths': 'scores and leaderboard_ids must have the same length',
     'batch.metadata': 'metadata must have the same length as scores',
+    'batch.tiebreakers': 'tiebreakers must have the same length as scores',
   });
 
 /** The game server reports one player's scores on several leaderboards, all or nothing. */
@@ -31,17 +41,17 @@ export const serverScoreEndpoints = [
     tag: 'Game server',
     summary: "Report one player's scores on several leaderboards",
     description:
-      "scores[i] goes to leaderboard_ids[i], with metadata[i] when given; 1-100 pairs, each applied by its leaderboard's update_strategy. All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score, bad metadata) nothing is applied. With an Idempotency-Key a batch cut short and retried applies each pair exactly once and answers the whole batch; without one, resending is harmless on best leaderboards only. A banned player's scores are refused with 403 player_banned.",
+      "scores[i] goes to leaderboard_ids[i], with metadata[i] when given; 1-100 pairs, each applied by its leaderboard's update_strategy. tiebreakers[i] carries one number per tiebreaker column of leaderboard_ids[i] (null where it has none). All or nothing: when any pair is invalid (unknown leaderboard, bad or out-of-bounds score, tiebreakers that do not fit, bad metadata) nothing is applied. With an Idempotency-Key a batch cut short and retried applies each pair exactly once and answers the whole batch; without one, resending is harmless on best leaderboards only. A banned player's scores are refused with 403 player_banned.",
     credentials: 'secretKey',
     headers: object({ 'idempotency-key': optional(idempotencyKey) }),
     body: batchBody,
     responses: { 200: { schema: BatchResult } },
     errors: [403, 404, 409],
     changed: (reply) => reply.body.results.some((result) => result.improved),
-    async handler({ caller, body: { player_id, scores, leaderboard_ids, metadata }, app, req }) {
-      const pairs = leaderboard_ids.map((id, i): [string, { score: number; metadata: object | null | undefined }] => [
+    async handler({ caller, body: { player_id, scores, leaderboard_ids, metadata, tiebreakers }, app, req }) {
+      const pairs = leaderboard_ids.map((id, i): [string, Report] => [
         id,
-        { score: scores[i] ?? Number.NaN, metadata: metadata?.[i] },
+        { score: scores[i] ?? Number.NaN, metadata: metadata?.[i], tiebreakers: tiebreakers?.[i] },
       ]);
       const key = req.get('idempotency-key');
       const retry = key === undefined ? undefined : { key, request: req.body };

@@ -1,10 +1,11 @@
 import { NotFoundError } from '../../../engine/errors.js';
 import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
-import { leaderboardPage, seasonList } from '../shared-reads.js';
+import { LIST_RANKS, leaderboardPage, listRanks, seasonList } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
-import { ClanMembers, ClanRecord, LeaderboardPage, PlayerOrClanRecord, SeasonList } from '../responses.js';
+import { ClanMembers, ClanRecord, LeaderboardPage, ListRanks, PlayerOrClanRecord, SeasonList } from '../responses.js';
 import {
   aliasId,
+  aliasIdList,
   aliasType,
   clanId,
   flag,
@@ -16,6 +17,7 @@ import {
   offset,
   optional,
   pageQuery,
+  playerIdList,
   season,
 } from '../schemas.js';
 
@@ -137,5 +139,36 @@ export const thirdPartyEndpoints = [
     responses: { 200: { schema: SeasonList } },
     errors: [400, 404],
     handler: ({ caller, params, query, app }) => seasonList(app, caller.game.id, params.leaderboard_id, query),
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/ranks',
+    operationId: 'getThirdPartyListRanks',
+    tag: 'Third party',
+    summary: 'The ranks of a list of players, by player id or by alias (a Discord server’s members)',
+    description: `${LIST_RANKS} Name the players with player_ids, or with alias_type and alias_ids (one alias_ids parameter per id, as an alias id may hold a comma); not both.`,
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: leaderboardParams,
+    query: object({
+      player_ids: optional(playerIdList),
+      alias_type: optional(aliasType.description('The type of alias_ids, e.g. discord or steam').example('discord')),
+      alias_ids: optional(aliasIdList.description('Alias ids of alias_type, one parameter each').example(['190255011201417216'])),
+      season,
+    })
+      .xor('player_ids', 'alias_ids')
+      .and('alias_type', 'alias_ids')
+      .messages({
+        'object.xor': 'give either player_ids or alias_type with alias_ids, not both',
+        'object.missing': 'give player_ids, or alias_type with alias_ids',
+        'object.and': 'alias_type and alias_ids go together',
+      }),
+    responses: { 200: { schema: ListRanks } },
+    errors: [400, 404],
+    handler({ caller, params, query: { player_ids, alias_type, alias_ids, season }, app, req }) {
+      const listed = alias_ids ? { aliasType: alias_type!, aliasIds: alias_ids } : { playerIds: player_ids! };
+      return listRanks(app, req, caller.game.id, params.leaderboard_id, listed, season);
+    },
   }),
 ];

@@ -45,8 +45,12 @@ const AVATAR_SIZE = 80;
 const initial = (name: string) => (Array.from(name.trim())[0] ?? '?').toUpperCase();
 const plural = (n: number, one: string, many: string) => `${formatScore(n)} ${n === 1 ? one : many}`;
 
-/** One ranked line; the page's script builds the same structure for rows it loads later. */
-function rowHtml(row: Row, view: Standings, base: string): Html {
+/**
+ * One ranked line; the page's script builds the same structure for rows it loads later. A board's
+ * tiebreakers follow the score, each with its name: under the name on a phone, in columns under the
+ * heads on a wider screen (page.css).
+ */
+function rowHtml(row: Row, view: Standings, base: string, columns: string[]): Html {
   const classes = ['row', row.viewer ? 'me' : '', row.rank <= 3 ? `top top-${row.rank}` : ''].filter(Boolean).join(' ');
   const avatar =
     view === 'players'
@@ -54,7 +58,18 @@ function rowHtml(row: Row, view: Standings, base: string): Html {
       : html`<span class="avatar badge" aria-hidden="true">${initial(row.name)}</span>`;
   const sub = view === 'clans' ? html`<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : html``;
   const you = row.viewer ? html`<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : html``;
-  return html`<li class="${classes}" data-id="${row.id}"${row.viewer ? html` aria-current="true"` : html``}><span class="rank">${row.rank}</span>${avatar}<span class="who"><span class="name">${row.name}</span>${you}${sub}</span><span class="score">${formatScore(row.score)}</span></li>`;
+  return html`<li class="${classes}" data-id="${row.id}"${row.viewer ? html` aria-current="true"` : html``}><span class="rank">${row.rank}</span>${avatar}<span class="who"><span class="name">${row.name}</span>${you}${sub}</span><span class="score">${formatScore(row.score)}</span>${tiebreakersHtml(row, columns)}</li>`;
+}
+
+function tiebreakersHtml(row: Row, columns: string[]): Html {
+  if (!row.tiebreakers || row.tiebreakers.length === 0) return html``;
+  return html`<span class="tbs">${row.tiebreakers.map((value, i) => html`<span class="tb"><span class="tb-name">${columns[i] ?? ''}</span> ${formatScore(value)}</span>`)}</span>`;
+}
+
+/** The column names above the rows of a board with tiebreakers, on the rows' own grid. */
+function headsHtml(columns: string[]): Html {
+  if (columns.length === 0) return html``;
+  return html`<div class="heads tb-${columns.length}" aria-hidden="true"><span></span><span></span><span></span><span>Score</span>${columns.map((name) => html`<span>${name}</span>`)}</div>`;
 }
 
 function tabsHtml(tabs: Record<Standings, string>, view: Standings): Html {
@@ -94,9 +109,12 @@ function emptyHtml(view: Standings, pastSeason: number | null): Html {
 
 export function renderPage(m: PageModel): string {
   const { leaderboard, view, base } = m;
+  // Clan standings are sums: only players' entries carry tiebreakers.
+  const columns = view === 'players' ? leaderboard.tiebreakers.map((column) => column.name) : [];
+  const grid = columns.length > 0 ? ` tb-${columns.length}` : '';
   const inList = m.rows.some((row) => row.viewer);
   const list = m.rows.length
-    ? html`<ol class="rows" id="entries">${m.rows.map((row) => rowHtml(row, view, base))}</ol>`
+    ? html`${headsHtml(columns)}<ol class="rows${grid}" id="entries">${m.rows.map((row) => rowHtml(row, view, base, columns))}</ol>`
     : emptyHtml(view, m.pastSeason);
   const more =
     m.total > m.next
@@ -105,9 +123,9 @@ export function renderPage(m: PageModel): string {
   // Shown at once when the viewer's row is beyond the first page; the script shows or hides it as
   // the row in the list scrolls out of or into view.
   const pinned = m.viewerRow
-    ? html`<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? html` hidden` : html``}><ol class="rows">${rowHtml(m.viewerRow, view, base)}</ol></aside>`
+    ? html`<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? html` hidden` : html``}><ol class="rows${grid}">${rowHtml(m.viewerRow, view, base, columns)}</ol></aside>`
     : html``;
-  const body = html`<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries" data-token="${m.token}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${base}"${m.season === undefined ? html`` : html` data-season="${m.season}"`}>
+  const body = html`<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries" data-token="${m.token}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${base}" data-tiebreakers="${columns.join(',')}"${m.season === undefined ? html`` : html` data-season="${m.season}"`}>
 <header class="bar">
 <div class="titles"><h1>${leaderboard.name}</h1><p class="meta">${plural(m.total, view === 'clans' ? 'clan' : 'player', view === 'clans' ? 'clans' : 'players')}</p></div>
 ${closeButton(m.close)}

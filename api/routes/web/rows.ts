@@ -17,6 +17,8 @@ export interface Row {
   memberCount?: number;
   /** Players only. */
   clanId?: string | null;
+  /** Players of boards with tiebreaker columns only: one value per column. */
+  tiebreakers?: number[];
 }
 
 export interface Rows {
@@ -70,6 +72,7 @@ function toRow(entry: PlayerEntry | ClanEntry, mine: string | null): Row {
     rank: entry.rank,
     viewer: player.id === mine,
     clanId: player.clanId,
+    tiebreakers: entry.tiebreakers,
   };
 }
 

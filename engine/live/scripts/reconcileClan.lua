@@ -3,26 +3,28 @@
   repairs any drift (floating-point sums included). Members are the players PostgreSQL lists that
   the live memberships agree on; the caller has aligned memberships first.
 
-  KEYS: 1-7 clanKeys (includes/clan-totals), 8 season,
+  KEYS: 1-9 boardKeys (includes/clan-totals), 10 season,
         then member (each listed player's member key, in the order of the players in ARGV)
   ARGV: 1 clan id, then the ids of the players that PostgreSQL lists as its members
   Reply: 1 when the stored total or count was wrong and has been repaired, else 0; or the error
          LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
+-- @include "entries"
 -- @include "clan-totals"
 -- @include "live-season"
 
-local K = clanKeys()
-liveSeason(KEYS[8])
+local K = boardKeys()
+liveSeason(KEYS[10])
+local E = liveEntries(K)
 local clan = ARGV[1]
 local number, storedCount = clanState(K, clan)
 local sum, count = 0, 0
 for i = 2, #ARGV do
-  if number and redis.call('HGET', KEYS[7 + i], ARGV[i]) == number then
-    local score = redis.call('ZSCORE', K.scores, ARGV[i])
-    if score then
-      sum = saturated(sum + tonumber(score))
+  if number and redis.call('HGET', KEYS[9 + i], ARGV[i]) == number then
+    local entry = entryOf(E, ARGV[i])
+    if entry then
+      sum = saturated(sum + entry.score)
       count = count + 1
     end
   end

@@ -25,8 +25,19 @@ const seasonLabelOf = (board: Leaderboard, asked: number | undefined) =>
 
 function entriesTable(screen: Screen, board: Leaderboard, entries: PlayerEntry[], archived: boolean, caption: string): Html {
   if (entries.length === 0) return html`<p class="muted">No scores.</p>`;
+  // Each tiebreaker is a column headed by its name; an earliest board also shows when each entry was reached.
+  const columns = board.tiebreakers.map((column) => ({ label: column.name, numeric: true as const }));
+  const earliest = board.tieBreak === 'earliest';
   return html`${dataTable(
-    [{ label: 'Rank', numeric: true }, 'Name', { label: 'Score', numeric: true }, 'Metadata', ...(archived ? [] : [{ hidden: 'Remove' }])],
+    [
+      { label: 'Rank', numeric: true },
+      'Name',
+      { label: 'Score', numeric: true },
+      ...columns,
+      ...(earliest ? ['Reached'] : []),
+      'Metadata',
+      ...(archived ? [] : [{ hidden: 'Remove' }]),
+    ],
     entries.map(
       (entry) =>
         html`<tr>
@@ -36,6 +47,8 @@ function entriesTable(screen: Screen, board: Leaderboard, entries: PlayerEntry[]
             <code class="muted lb-id">${entry.player.id}</code>
           </td>
           <td class="number">${entry.score}</td>
+          ${(entry.tiebreakers ?? []).map((value) => html`<td class="number">${value}</td>`)}
+          ${earliest ? html`<td>${entry.achievedAt === undefined ? '' : new Date(entry.achievedAt).toISOString()}</td>` : html``}
           <td>
             ${entry.metadata === null ? html`<span class="muted">—</span>` : html`<code class="lb-metadata">${JSON.stringify(entry.metadata)}</code>`}
           </td>

@@ -9,6 +9,8 @@ import { name, type ObjectValue, oneOf, optional, updateStrategy } from '../../s
 import { postForm, type Screen } from '../view.js';
 import { boardPath } from './common.js';
 
+const MAX_TIEBREAKERS = 4;
+
 /** Reset schedules a person picks from; "custom" takes a cron expression. */
 const PRESETS = { daily: '0 0 * * *', weekly: '0 0 * * 1', monthly: '0 0 1 * *' } as const;
 type Preset = keyof typeof PRESETS;
@@ -37,8 +39,26 @@ export const settingsFields = {
   cron: optional(Joi.string().trim().max(200).empty('')),
   timezone: optional(Joi.string().trim().max(64).empty('')),
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
+  tie_break: optional(oneOf('shared', 'earliest')),
+  ...tiebreakerFields(),
   ...csrfField,
 };
+
+/** The form's tiebreaker rows: a name (empty: the row is unused) and an order for each of the 4 columns. */
+function tiebreakerFields() {
+  const fields: Record<string, Joi.Schema> = {};
+  for (let column = 1; column <= MAX_TIEBREAKERS; column++) {
+    fields[`tiebreaker_${column}_name`] = optional(
+      Joi.string()
+        .trim()
+        .pattern(/^[a-z0-9_]{1,32}$/)
+        .empty('')
+        .messages({ 'string.pattern.base': 'must be 1-32 characters of a-z, 0-9 and _' }),
+    );
+    fields[`tiebreaker_${column}_order`] = optional(oneOf('desc', 'asc'));
+  }
+  return fields as Record<`tiebreaker_${1 | 2 | 3 | 4}_${'name' | 'order'}`, Joi.Schema<string | undefined>>;
+}
 type SettingsForm = ObjectValue<typeof settingsFields>;
 
 function scheduleOf(form: SettingsForm): ResetSchedule | null {
@@ -68,8 +88,20 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     max_score: form.max_score ?? null,
     reset_schedule: scheduleOf(form),
     keep_seasons: form.keep_seasons,
+    tie_break: form.tie_break,
+    tiebreakers: tiebreakersOf(form),
   };
   return settingsOf(fields);
+}
+
+/** The tiebreaker rows with a name, in the form's order. */
+function tiebreakersOf(form: SettingsForm): { name: string; sort_order: 'desc' | 'asc' }[] {
+  const columns: { name: string; sort_order: 'desc' | 'asc' }[] = [];
+  for (const column of [1, 2, 3, 4] as const) {
+    const name = form[`tiebreaker_${column}_name`] as string | undefined;
+    if (name !== undefined) columns.push({ name, sort_order: form[`tiebreaker_${column}_order`] === 'asc' ? 'asc' : 'desc' });
+  }
+  return columns;
 }
 
 const presetOf = (schedule: ResetSchedule) => (Object.keys(PRESETS) as Preset[]).find((key) => PRESETS[key] === schedule.cron);
@@ -114,7 +146,34 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
       ${option('latest', 'Latest: each report replaces the score', board?.updateStrategy === 'latest')}
       ${option('sum', 'Sum: each report adds to the score', board?.updateStrategy === 'sum')}
     </select>
-    ${board ? html`<p class="hint">Type, order and strategy cannot change once the leaderboard has scores.</p>` : html``}
+    <fieldset>
+      <legend>Ties</legend>
+      <div class="stack-fields">
+        <label for="${p}-tie">Equal scores</label>
+        <select id="${p}-tie" name="tie_break">
+          ${option('shared', 'Share a rank (1, 2, 2, 4)', board?.tieBreak !== 'earliest')}
+          ${option('earliest', 'The earlier score ranks higher (1, 2, 3, 4)', board?.tieBreak === 'earliest')}
+        </select>
+        <p class="hint">Tiebreakers: up to 4 more numbers a report carries, compared in turn when scores are equal (empty name: unused).</p>
+        ${[1, 2, 3, 4].map((column) => {
+          const current = board?.tiebreakers[column - 1];
+          return html`<div class="lb-pair">
+            <div>
+              <label for="${p}-tb${column}-name">Tiebreaker ${column} name</label>
+              <input id="${p}-tb${column}-name" name="tiebreaker_${column}_name" maxlength="32" value="${current?.name ?? ''}" />
+            </div>
+            <div>
+              <label for="${p}-tb${column}-order">Tiebreaker ${column} direction</label>
+              <select id="${p}-tb${column}-order" name="tiebreaker_${column}_order">
+                ${option('desc', 'Higher is better', current?.sortOrder !== 'asc')}
+                ${option('asc', 'Lower is better', current?.sortOrder === 'asc')}
+              </select>
+            </div>
+          </div>`;
+        })}
+      </div>
+    </fieldset>
+    ${board ? html`<p class="hint">Type, order, strategy and ties cannot change once the leaderboard has scores.</p>` : html``}
     <fieldset>
       <legend>Score bounds (empty: none)</legend>
       <div class="lb-pair">

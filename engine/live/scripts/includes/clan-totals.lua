@@ -1,13 +1,19 @@
--- Clan totals bookkeeping. A player's membership lives in one of the board's member hashes
--- (memberKey, chosen by the caller) as the clan's number, which costs a few bytes per member where
--- a clan id may take 64. Per clan the board keeps only its total (clans), its number in both
--- directions (clanIds, clanState) and its count of scored members (beside the number in clanState);
--- a total's version exists only until PostgreSQL has the total.
+-- Clan totals bookkeeping (needs includes/clock and includes/entries). A player's membership lives
+-- in one of the board's member hashes (memberKey, chosen by the caller) as the clan's number, which
+-- costs a few bytes per member where a clan id may take 64. Per clan the board keeps only its total
+-- (clans), its number in both directions (clanIds, clanState) and its count of scored members
+-- (beside the number in clanState); a total's version exists only until PostgreSQL has the total.
 
--- The keys every clan-moving script takes first (engine/live/keys.ts clanKeys, same order).
-local function clanKeys()
-  return { scores = KEYS[1], clans = KEYS[2], clanState = KEYS[3], dirtyClans = KEYS[4],
-           clanVersions = KEYS[5], clanIds = KEYS[6], versionClock = KEYS[7] }
+-- The keys every script that moves entries and clan totals takes first (engine/live/keys.ts
+-- boardKeys, same order): the ranking, its sort keys and layout (includes/entries), then the clans'.
+local function boardKeys()
+  return { scores = KEYS[1], sortKeys = KEYS[2], layout = KEYS[3], clans = KEYS[4], clanState = KEYS[5],
+           dirtyClans = KEYS[6], clanVersions = KEYS[7], clanIds = KEYS[8], versionClock = KEYS[9] }
+end
+
+-- The board's live entries (includes/entries), by its stored layout; `order` for plain boards.
+local function liveEntries(K, order)
+  return entriesOf(K.scores, K.sortKeys, storedLayout(K.layout), order)
 end
 
 -- The player's clan id, or nil.
@@ -82,20 +88,21 @@ local function adjustClan(K, clan, delta, countDelta, clock)
   markClan(K, clan, clock)
 end
 
--- Moves a player to another clan (or to none, when clan is ''), carrying their score.
-local function moveToClan(K, memberKey, player, clan, clock)
+-- Moves a player to another clan (or to none, when clan is ''), carrying their score (E: the
+-- board's live entries).
+local function moveToClan(K, E, memberKey, player, clan, clock)
   local old = clanOf(K, memberKey, player)
   if (old or '') == clan then
     return false
   end
-  local score = redis.call('ZSCORE', K.scores, player)
+  local entry = entryOf(E, player)
   if old then
     redis.call('HDEL', memberKey, player)
-    if score then adjustClan(K, old, -tonumber(score), -1, clock) end
+    if entry then adjustClan(K, old, -entry.score, -1, clock) end
   end
   if clan ~= '' then
     redis.call('HSET', memberKey, player, clanNumber(K, clan))
-    if score then adjustClan(K, clan, tonumber(score), 1, clock) end
+    if entry then adjustClan(K, clan, entry.score, 1, clock) end
   end
   return true
 end

@@ -1,13 +1,16 @@
--- The zset that holds the asked season of a ranking, and the hash of its players' metadata, for the
--- read scripts, whose first six keys are (engine/live/keys.ts, same order):
+-- The entries (includes/entries) of the asked season of a ranking, and the hash of its players'
+-- metadata, for the read scripts, whose first nine keys are (engine/live/keys.ts, same order):
 -- KEYS: 1 scores|clans|hidden (the ranking read), 2 season, 3 endedScores|endedClans (the asked
---       season's ended ranking), 4 endedSeasons, 5 metadata (live), 6 endedMetadata (the asked season's)
+--       season's ended ranking), 4 endedSeasons, 5 metadata (live), 6 endedMetadata (the asked
+--       season's), 7 sortKeys (live), 8 endedSortKeys (the asked season's), 9 layout
 -- asked '' is the current season. An ended season is readable here until the worker has archived
--- it (then PostgreSQL has it); nil when Redis holds no such season. Needs includes/live-season.
-local function seasonRanking(asked)
+-- it (then PostgreSQL has it); nil when Redis holds no such season. Clan standings are always plain.
+-- Also returns the season read (a string). Needs includes/live-season.
+local function seasonEntries(asked, order, standings)
   local current = liveSeason(KEYS[2])
-  if asked == '' or asked == current then return KEYS[1], KEYS[5] end
-  if redis.call('HEXISTS', KEYS[4], asked) == 1 then return KEYS[3], KEYS[6] end
+  local layout = standings == 'players' and storedLayout(KEYS[9]) or ''
+  if asked == '' or asked == current then return entriesOf(KEYS[1], KEYS[7], layout, order), KEYS[5], current end
+  if redis.call('HEXISTS', KEYS[4], asked) == 1 then return entriesOf(KEYS[3], KEYS[8], layout, order), KEYS[6], asked end
   return nil
 end
 
@@ -30,15 +33,15 @@ local function metadataOf(key, wanted, list, first, step)
   return found
 end
 
--- A page from readRange ({first rank, member, score, ...}) with each member's metadata after its
--- score: {first rank, member, score, metadata, ...}.
-local function pageWithMetadata(page, key, wanted)
-  local metadata = metadataOf(key, wanted, page, 2, 2)
-  local reply = { page[1] }
-  for i = 2, #page, 2 do
-    table.insert(reply, page[i])
-    table.insert(reply, page[i + 1])
-    table.insert(reply, metadata[i / 2])
+-- Rows from rangeOf (includes/entries) as a reply after `reply`'s first items: member, score,
+-- metadata, tiebreakers, achieved at, rank for each.
+local function rowsReply(reply, rows, metadataKey, wanted)
+  local ids = {}
+  for i, row in ipairs(rows) do ids[i] = row.player end
+  local metadata = metadataOf(metadataKey, wanted, ids, 1, 1)
+  for i, row in ipairs(rows) do
+    local score, tiebreakers, at = entryFields(row.entry)
+    for _, field in ipairs({ row.player, score, metadata[i], tiebreakers, at, row.rank }) do table.insert(reply, field) end
   end
   return reply
 end

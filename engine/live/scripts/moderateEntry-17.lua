@@ -4,13 +4,14 @@
   the total close up in the same step).
 
   A ban keeps the player in `banned` (the report script refuses them from then on) and moves their
-  score out of the ranking into `hidden`, where it waits, persisted as ever, for the unban to put it
-  back with its clan contribution. A removal drops the score, wherever it is, and marks the player
-  for persistence with a new version: PostgreSQL deletes its row up to that version, and any later
-  score of the player is written with it, so a job that claimed the old score cannot bring it back.
+  entry out of the ranking into `hidden`, where it waits, persisted as ever, for the unban to put it
+  back, time and tiebreakers included, with its clan contribution. A removal drops the entry,
+  wherever it is, and marks the player for persistence with a new version: PostgreSQL deletes its
+  row up to that version, and any later score of the player is written with it, so a job that
+  claimed the old score cannot bring it back.
 
-  KEYS: 1-7 clanKeys (includes/clan-totals), 8 member (the player's member key), 9 banned,
-        10 hidden, 11 metadata, 12 versions, 13 dirty, 14 queued, 15 season
+  KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
+        12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season
   ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
@@ -18,43 +19,46 @@
          LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
+-- @include "entries"
 -- @include "clan-totals"
 -- @include "live-season"
 
-local K = clanKeys()
-local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14]
+local K = boardKeys()
+local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
 local player, action = ARGV[1], ARGV[2]
-if ARGV[4] ~= 'preparing' then liveSeason(KEYS[15]) end
+if ARGV[4] ~= 'preparing' then liveSeason(KEYS[17]) end
 local clock = serverClock()
+local E = liveEntries(K)
 
--- Moves the player's clan total by a score entering (1) or leaving (-1) the ranking.
-local function moveClanTotal(score, direction)
+-- Moves the player's clan total by an entry entering (1) or leaving (-1) the ranking.
+local function moveClanTotal(entry, direction)
   local clan = clanOf(K, memberKey, player)
-  if clan then adjustClan(K, clan, direction * tonumber(score), direction, clock) end
+  if clan then adjustClan(K, clan, direction * entry.score, direction, clock) end
 end
 
 local done = false
 if action == 'ban' then
   done = redis.call('SADD', banned, player) == 1
-  local score = done and redis.call('ZSCORE', K.scores, player)
-  if score then
-    redis.call('ZREM', K.scores, player)
-    moveClanTotal(score, -1)
-    redis.call('HSET', hidden, player, score)
+  local entry = done and entryOf(E, player)
+  if entry then
+    removeEntry(E, player, entry)
+    moveClanTotal(entry, -1)
+    redis.call('HSET', hidden, player, storedFormOf(E, entry))
   end
 elseif action == 'unban' then
   done = redis.call('SREM', banned, player) == 1
-  local score = done and redis.call('HGET', hidden, player)
-  if score then
+  local stored = done and redis.call('HGET', hidden, player)
+  if stored then
+    local entry = fromStoredForm(E, stored)
     redis.call('HDEL', hidden, player)
-    redis.call('ZADD', K.scores, score, player)
-    moveClanTotal(score, 1)
+    putEntry(E, player, entry)
+    moveClanTotal(entry, 1)
   end
 else
-  local score = redis.call('ZSCORE', K.scores, player)
-  if score then
-    redis.call('ZREM', K.scores, player)
-    moveClanTotal(score, -1)
+  local entry = entryOf(E, player)
+  if entry then
+    removeEntry(E, player, entry)
+    moveClanTotal(entry, -1)
     done = true
   else
     done = redis.call('HDEL', hidden, player) == 1

@@ -10,10 +10,10 @@
   the board has passed over meanwhile (no worker ran) make one reset, not one each. The next
   instant comes from the board's scheduled resets, which the worker keeps filled (scheduleResets).
 
-  KEYS: 1-7 clanKeys (includes/clan-totals), 8 dirty, 9 queued, 10 season, 11 seasonStarted,
-        12 endedSeasons, 13 scheduledResets, 14 metadata, 15 versions,
-        16 hidden (banned players' scores), 17 endedScores, 18 endedClans, 19 endedMetadata,
-        20 endedHidden (17-20 named for the season the caller expects to end)
+  KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 season, 13 seasonStarted,
+        14 endedSeasons, 15 scheduledResets, 16 metadata, 17 versions,
+        18 hidden (banned players' entries), 19 endedScores, 20 endedClans, 21 endedMetadata,
+        22 endedHidden, 23 endedSortKeys (19-23 named for the season the caller expects to end)
   ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
         instant, it is that scheduled reset) or 'due' (only the scheduled reset, once its instant has
         come), 3 when PostgreSQL says the current season started (ms; taken when Redis has no time,
@@ -24,11 +24,12 @@
          or the error LBMISSING (includes/live-season)
 ]]
 -- @include "clock"
+-- @include "entries"
 -- @include "clan-totals"
 -- @include "live-season"
 
-local K = clanKeys()
-local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
+local K = boardKeys()
+local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15]
 local value = redis.call('GET', seasonKey)
 if not value then
   error(redis.error_reply('LBMISSING the leaderboard has no live state: it is rebuilt from PostgreSQL'))
@@ -45,13 +46,14 @@ end
 
 local endedAt = isDue and due or clock.ms
 local started = redis.call('GET', startedKey) or ARGV[3]
-if redis.call('EXISTS', K.scores) == 1 then redis.call('RENAME', K.scores, KEYS[17]) end
-if redis.call('EXISTS', K.clans) == 1 then redis.call('RENAME', K.clans, KEYS[18]) end
-if redis.call('EXISTS', KEYS[14]) == 1 then redis.call('RENAME', KEYS[14], KEYS[19]) end
--- Banned players' scores belong to the season too: archived with it as hidden rows (an unban shows them).
-if redis.call('EXISTS', KEYS[16]) == 1 then redis.call('RENAME', KEYS[16], KEYS[20]) end
+if redis.call('EXISTS', K.scores) == 1 then redis.call('RENAME', K.scores, KEYS[19]) end
+if redis.call('EXISTS', K.sortKeys) == 1 then redis.call('RENAME', K.sortKeys, KEYS[23]) end
+if redis.call('EXISTS', K.clans) == 1 then redis.call('RENAME', K.clans, KEYS[20]) end
+if redis.call('EXISTS', KEYS[16]) == 1 then redis.call('RENAME', KEYS[16], KEYS[21]) end
+-- Banned players' entries belong to the season too: archived with it as hidden rows (an unban shows them).
+if redis.call('EXISTS', KEYS[18]) == 1 then redis.call('RENAME', KEYS[18], KEYS[22]) end
 -- The ended season's unpersisted changes are in its archive: their marks go with it.
-redis.call('DEL', dirty, K.dirtyClans, K.clanVersions, KEYS[15])
+redis.call('DEL', dirty, K.dirtyClans, K.clanVersions, KEYS[17])
 -- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
 local numbered = redis.call('HGETALL', K.clanIds)
 for i = 1, #numbered, 2 do

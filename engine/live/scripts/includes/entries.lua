@@ -1,0 +1,229 @@
+-- A board's entries, in one of two layouts (docs/ordering.md). Needs includes/clock.
+--
+-- Plain (no layout: 'shared' ties and no tiebreakers): the ranking zset holds player -> score, the
+-- best kept with ZADD GT/LT; rank = 1 + the strictly better scores (ZCOUNT).
+--
+-- Keyed (a layout: 'earliest' ties, or tiebreakers): every member has the score 0 and orders by its
+-- bytes, best first: member = sort key .. player id, sort key = key(score) .. key(tiebreaker)... ..
+-- [6-byte achieved_at on 'earliest' boards]; the hash sortKeys finds a player's sort key. key(x) is
+-- the double's IEEE-754 bytes made to sort as numbers do (and inverted where higher is better).
+-- Rank on 'earliest' boards is the position; on 'shared' ones 1 + the members below the sort key's
+-- columns (ZLEXCOUNT, exact since every member has the same score).
+--
+-- A layout string is '<tie: e|s><order: d|a><one d|a per tiebreaker>', e.g. 'ed' or 'sdda'.
+-- Lua never compares these byte strings itself (its string order follows the server's locale):
+-- entries are compared column by column as numbers, and only Redis orders the bytes.
+
+-- An entry: { score = number, tiebreakers = { numbers } (keyed only), at = ms (earliest only) }.
+
+-- The entries of one ranking: `ranking` the zset, `sortKeys` the hash (keyed), `layout` as stored
+-- ('' or nil for plain), `order` the board's sort order (plain boards; keyed ones carry it).
+local function entriesOf(ranking, sortKeys, layout, order)
+  if not layout or layout == '' then
+    return { ranking = ranking, keyed = false, order = order, columns = 0 }
+  end
+  local dirs = {}
+  for i = 3, #layout do dirs[i - 2] = string.sub(layout, i, i) == 'd' end
+  return {
+    ranking = ranking, sortKeys = sortKeys, keyed = true, earliest = string.sub(layout, 1, 1) == 'e',
+    order = string.sub(layout, 2, 2) == 'a' and 'asc' or 'desc', higherBetter = dirs, columns = #dirs,
+    width = 8 * (1 + #dirs),
+  }
+end
+
+-- The stored layout of a board ('' for plain).
+local function storedLayout(layoutKey)
+  return redis.call('GET', layoutKey) or ''
+end
+
+local function inverted(bytes)
+  for i = 1, #bytes do bytes[i] = 255 - bytes[i] end
+  return bytes
+end
+
+-- 8 bytes that sort (bytewise ascending) as x sorts (ascending; descending when higherIsBetter).
+local function encodeColumn(x, higherIsBetter)
+  if x == 0 then x = 0 end -- -0 and 0 are equal: one encoding
+  local bytes = { string.byte(struct.pack('>d', x), 1, 8) }
+  if bytes[1] >= 128 then inverted(bytes) else bytes[1] = bytes[1] + 128 end
+  if higherIsBetter then inverted(bytes) end
+  return string.char(unpack(bytes))
+end
+
+local function decodeColumn(s, higherIsBetter)
+  local bytes = { string.byte(s, 1, 8) }
+  if higherIsBetter then inverted(bytes) end
+  if bytes[1] >= 128 then bytes[1] = bytes[1] - 128 else inverted(bytes) end
+  return (struct.unpack('>d', string.char(unpack(bytes))))
+end
+
+local function encodeTime(ms)
+  local bytes = {}
+  for i = 6, 1, -1 do
+    bytes[i] = ms % 256
+    ms = math.floor(ms / 256)
+  end
+  return string.char(unpack(bytes))
+end
+
+local function decodeTime(s)
+  local ms = 0
+  for i = 1, 6 do ms = ms * 256 + string.byte(s, i) end
+  return ms
+end
+
+-- The sort key of an entry on a keyed board; `columnsOnly` leaves the time out (a shared rank's bound).
+local function sortKeyOf(E, entry, columnsOnly)
+  local parts = { encodeColumn(entry.score, E.order ~= 'asc') }
+  for i = 1, E.columns do parts[i + 1] = encodeColumn(entry.tiebreakers[i], E.higherBetter[i]) end
+  if E.earliest and not columnsOnly then table.insert(parts, encodeTime(entry.at)) end
+  return table.concat(parts)
+end
+
+local function decodeSortKey(E, key)
+  local entry = { score = decodeColumn(string.sub(key, 1, 8), E.order ~= 'asc'), tiebreakers = {} }
+  for i = 1, E.columns do
+    entry.tiebreakers[i] = decodeColumn(string.sub(key, 8 * i + 1, 8 * i + 8), E.higherBetter[i])
+  end
+  if E.earliest then entry.at = decodeTime(string.sub(key, E.width + 1, E.width + 6)) end
+  return entry
+end
+
+-- The length of a keyed board's sort keys.
+local function sortKeyLength(E)
+  return E.width + (E.earliest and 6 or 0)
+end
+
+-- The player's entry, or nil. A plain entry's score keeps Redis's own text (`text`).
+local function entryOf(E, player)
+  if not E.keyed then
+    local score = redis.call('ZSCORE', E.ranking, player)
+    return score and { score = tonumber(score), text = score } or nil
+  end
+  local key = redis.call('HGET', E.sortKeys, player)
+  return key and decodeSortKey(E, key) or nil
+end
+
+-- -1 when entry a is better than b, 1 when worse, 0 when equal on every column (time aside).
+local function compareEntries(E, a, b)
+  local function by(x, y, higherIsBetter)
+    if x == y then return 0 end
+    if (x > y) == higherIsBetter then return -1 end
+    return 1
+  end
+  local c = by(a.score, b.score, E.order ~= 'asc')
+  for i = 1, E.columns do
+    if c ~= 0 then return c end
+    c = by(a.tiebreakers[i], b.tiebreakers[i], E.higherBetter[i])
+  end
+  return c
+end
+
+-- Puts the player's entry (replacing `before`, their current one, when given).
+local function putEntry(E, player, entry, before)
+  if not E.keyed then
+    redis.call('ZADD', E.ranking, entry.text or exact(entry.score), player)
+    return
+  end
+  if before then redis.call('ZREM', E.ranking, sortKeyOf(E, before) .. player) end
+  local key = sortKeyOf(E, entry)
+  redis.call('ZADD', E.ranking, 0, key .. player)
+  redis.call('HSET', E.sortKeys, player, key)
+end
+
+local function removeEntry(E, player, entry)
+  if not E.keyed then
+    redis.call('ZREM', E.ranking, player)
+    return
+  end
+  redis.call('ZREM', E.ranking, sortKeyOf(E, entry) .. player)
+  redis.call('HDEL', E.sortKeys, player)
+end
+
+-- An entry as kept apart (a banned player's hidden entry): a plain score's text, or the sort key.
+local function storedFormOf(E, entry)
+  if not E.keyed then return entry.text or exact(entry.score) end
+  return sortKeyOf(E, entry)
+end
+
+local function fromStoredForm(E, stored)
+  if not E.keyed then return { score = tonumber(stored), text = stored } end
+  return decodeSortKey(E, stored)
+end
+
+-- Competition rank on a plain ranking: 1 + the number of strictly better scores.
+local function scoreRank(key, score, order)
+  if order == 'asc' then
+    return redis.call('ZCOUNT', key, '-inf', '(' .. score) + 1
+  end
+  return redis.call('ZCOUNT', key, '(' .. score, '+inf') + 1
+end
+
+-- The rank an entry has (or would have, were it in the ranking) by the board's tie rule.
+local function rankOfEntry(E, player, entry)
+  if not E.keyed then return scoreRank(E.ranking, entry.text or exact(entry.score), E.order) end
+  if E.earliest then
+    return redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, entry) .. player) + 1
+  end
+  return redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, entry, true)) + 1
+end
+
+-- The 0-based position of the player's entry, best first, or nil.
+local function positionOf(E, player)
+  if not E.keyed then
+    if E.order == 'asc' then return redis.call('ZRANK', E.ranking, player) end
+    return redis.call('ZREVRANK', E.ranking, player)
+  end
+  local key = redis.call('HGET', E.sortKeys, player)
+  return key and redis.call('ZRANK', E.ranking, key .. player) or nil
+end
+
+-- The fields a reply gives of an entry: score, tiebreakers (comma-separated, '' for none), achieved
+-- at (ms, '' for none). Every number exact.
+local function entryFields(entry)
+  local tiebreakers = {}
+  for i, value in ipairs(entry.tiebreakers or {}) do tiebreakers[i] = exact(value) end
+  return entry.text or exact(entry.score), table.concat(tiebreakers, ','), entry.at and string.format('%.0f', entry.at) or ''
+end
+
+-- Entries start..stop (0-based positions, best first) as a list of { player, entry, rank }.
+local function rangeOf(E, start, stop)
+  local rows = {}
+  if not E.keyed then
+    local flat
+    if E.order == 'asc' then
+      flat = redis.call('ZRANGE', E.ranking, start, stop, 'WITHSCORES')
+    else
+      flat = redis.call('ZREVRANGE', E.ranking, start, stop, 'WITHSCORES')
+    end
+    for i = 1, #flat, 2 do
+      local rank
+      if i > 1 and flat[i + 1] == flat[i - 1] then
+        rank = rows[#rows].rank
+      elseif i == 1 then
+        rank = scoreRank(E.ranking, flat[2], E.order)
+      else
+        rank = start + #rows + 1
+      end
+      table.insert(rows, { player = flat[i], entry = { score = tonumber(flat[i + 1]), text = flat[i + 1] }, rank = rank })
+    end
+    return rows
+  end
+  local members = redis.call('ZRANGE', E.ranking, start, stop)
+  local length = sortKeyLength(E)
+  for i, member in ipairs(members) do
+    local key = string.sub(member, 1, length)
+    local row = { player = string.sub(member, length + 1), entry = decodeSortKey(E, key) }
+    if E.earliest then
+      row.rank = start + i
+    elseif i > 1 and string.sub(members[i - 1], 1, E.width) == string.sub(key, 1, E.width) then
+      row.rank = rows[i - 1].rank
+    elseif i == 1 then
+      row.rank = redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. string.sub(key, 1, E.width)) + 1
+    else
+      row.rank = start + i
+    end
+    rows[i] = row
+  end
+  return rows
+end

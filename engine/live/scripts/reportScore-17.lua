@@ -1,0 +1,88 @@
+--[[
+  Records one reported score atomically, by the board's rule, and answers with the rank it gives.
+  With an Idempotency-Key, the answer is remembered in the same step, so a retried request is
+  answered again without being applied again, and no crash can fall between the two.
+
+  KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
+        key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
+        17 banned
+  ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
+        'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
+        fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
+        tiebreakers, comma-separated ('' for none)
+  Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
+         tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest) } (for
+         a request answered before: that answer, needing no job); or { reason } when nothing was
+         applied: 2 the key came with another request, 3 the sum would not be a finite number,
+         4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
+         changed since the caller read them); or the error LBMISSING or LBDUE (includes/live-season)
+]]
+-- @include "clock"
+-- @include "entries"
+-- @include "clan-totals"
+-- @include "apply-score"
+-- @include "live-season"
+
+local K = boardKeys()
+local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
+local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[5], ARGV[7]
+
+-- The season is read in the same step as the score is applied, so a reset (which moves the live
+-- keys aside and bumps this number in one step of its own) falls wholly before or after this report;
+-- a report after the scheduled reset waits for it (LBDUE), whoever has yet to carry it out.
+local season = liveSeason(seasonKey)
+
+-- Checked in the same step as the score would be applied: a ban (moderateEntry) falls wholly before
+-- or after this report, so no report of a banned player ever lands. Before the Idempotency-Key: a
+-- retry after the ban is refused too.
+if redis.call('SISMEMBER', KEYS[17], player) == 1 then return { 4 } end
+
+if fingerprint ~= '' then
+  local first = redis.call('GET', record)
+  if first then
+    if string.sub(first, 1, #fingerprint) ~= fingerprint then return { 2 } end
+    local score, changed, rank, total, answered, tiebreakers, at = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+) (%S+) (%S+)$')
+    if not score then
+      -- A record written before answers carried tiebreakers.
+      score, changed, rank, total, answered = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+)$')
+      tiebreakers, at = '-', '-'
+    end
+    return { score, tonumber(changed), tonumber(rank), tonumber(total), 0, tonumber(answered),
+             tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at }
+  end
+end
+
+local E = liveEntries(K, order)
+local tiebreakers = {}
+for value in string.gmatch(ARGV[9], '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
+if #tiebreakers ~= E.columns then return { 5 } end
+
+local clock = serverClock()
+local report = { score = tonumber(ARGV[2]), text = ARGV[2], tiebreakers = tiebreakers, at = clock.ms }
+local held, changed = applyScore(K, E, memberKey, player, report, rule, clock)
+if not held then return { 3 } end
+local needsJob = 0
+-- latest and sum keep each report's metadata, whatever the score did; best only an improvement's.
+if changed or rule ~= 'best' then
+  if ARGV[6] == '' then
+    redis.call('HDEL', metadata, player)
+  else
+    redis.call('HSET', metadata, player, ARGV[6])
+  end
+  -- A latest or sum value may go back to an earlier one, and a whole entry cannot be compared by
+  -- score alone: PostgreSQL orders those writes by version.
+  if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
+  -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.
+  redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  if redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then
+    needsJob = 1
+  end
+end
+
+local score, heldTiebreakers, at = entryFields(held)
+local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at }
+if fingerprint ~= '' then
+  local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at }
+  redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[8])
+end
+return reply

@@ -1,0 +1,45 @@
+--[[
+  Reads the entry and rank (by the board's tie rule) of each given member of a ranking; or, for the
+  'hidden' view, the entries banned players hold out of the current season's ranking (unranked).
+
+  KEYS: 1-9 seasonEntries (includes/season-ranking; for 'hidden', 1 is hidden)
+  ARGV: 1 'desc'|'asc', 2 the season asked ('' for the current one), 3 'players'|'clans'|'hidden',
+        then member ids
+  Reply: { total, the season read, score ('' when none), rank (0 when none), metadata ('' for none), tiebreakers,
+         achieved at, position (0-based, best first; 0 when none), ... }, or -1 when Redis does not
+         hold the asked season; or the error LBMISSING or LBDUE
+]]
+-- @include "clock"
+-- @include "entries"
+-- @include "live-season"
+-- @include "season-ranking"
+
+local view = ARGV[3]
+local function addEntry(reply, entry, rank, metadata, position)
+  if not entry then
+    for _, field in ipairs({ '', 0, '', '', '', 0 }) do table.insert(reply, field) end
+    return
+  end
+  local score, tiebreakers, at = entryFields(entry)
+  for _, field in ipairs({ score, rank, metadata, tiebreakers, at, position }) do table.insert(reply, field) end
+end
+
+if view == 'hidden' then
+  local E = entriesOf(KEYS[1], nil, storedLayout(KEYS[9]), ARGV[1])
+  local reply = { 0, tonumber(liveSeason(KEYS[2])) }
+  for i = 4, #ARGV do
+    local stored = redis.call('HGET', KEYS[1], ARGV[i])
+    addEntry(reply, stored and fromStoredForm(E, stored), 0, '', 0)
+  end
+  return reply
+end
+
+local E, metadataKey, season = seasonEntries(ARGV[2], ARGV[1], view)
+if not E then return -1 end
+local metadata = metadataOf(metadataKey, view == 'players', ARGV, 4, 1)
+local reply = { redis.call('ZCARD', E.ranking), tonumber(season) }
+for i = 4, #ARGV do
+  local entry = entryOf(E, ARGV[i])
+  addEntry(reply, entry, entry and rankOfEntry(E, ARGV[i], entry), metadata[i - 3], entry and positionOf(E, ARGV[i]))
+end
+return reply
