@@ -16,13 +16,30 @@ export interface ServiceProcess {
 
 const running = new Set<ChildProcess>();
 
+/**
+ * A port free on every interface (the API listens on all of them), drawn below the system's
+ * ephemeral range: a port the system handed out as free may be taken a moment later by the local
+ * end of an outgoing connection (to Redis, PostgreSQL, another test's process) before a child
+ * process listens on it, which a busy machine running suites side by side did.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let attempt = 0; ; attempt++) {
+    const port = LISTEN_PORTS.from + Math.floor(Math.random() * (LISTEN_PORTS.to - LISTEN_PORTS.from));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+    if (attempt >= 100) throw new Error('no free port found below the ephemeral range');
+  }
 }
+
+/** Where freePort draws from: below Linux's default ephemeral range (32768-60999), above the well-known services. */
+const LISTEN_PORTS = { from: 20_000, to: 32_000 };
 
 export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
   // With the launcher's node flags (the API's capped heap): a test sees the memory limits production has.
