@@ -126,6 +126,16 @@ export class ScoreStore {
     }
   }
 
+  /** Which of these boards hold persisted scores in the given season (one query for a page of boards). */
+  async boardsHoldingScores(boards: readonly { internalId: number; season: number }[]): Promise<Set<number>> {
+    const { rows } = await this.db.query<{ id: number }>(
+      `SELECT b.id FROM unnest($1::int[], $2::int[]) AS b(id, season)
+       WHERE EXISTS (SELECT 1 FROM scores s WHERE s.leaderboard_internal_id = b.id AND s.season = b.season)`,
+      [boards.map((b) => b.internalId), boards.map((b) => b.season)],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   /**
    * A season's persisted scores with their metadata (JSON, '' for none), tiebreakers and the time
    * each was reached, a page at a time in player order.

@@ -216,6 +216,22 @@ export class PlayerStore {
     return rows.map((row) => row.id);
   }
 
+  /** Of these games, those with a banned or erased player, and those with a clan member (one query). */
+  async gamesWithBarredOrClans(gameIds: readonly string[]): Promise<{ barred: Set<string>; clans: Set<string> }> {
+    const { rows } = await this.db.query<{ game_id: string; barred: boolean; clans: boolean }>(
+      `SELECT g.game_id,
+              EXISTS (SELECT 1 FROM players WHERE game_id = g.game_id AND banned_at IS NOT NULL)
+                OR EXISTS (SELECT 1 FROM erased_players WHERE game_id = g.game_id) AS barred,
+              EXISTS (SELECT 1 FROM players WHERE game_id = g.game_id AND clan_id IS NOT NULL) AS clans
+       FROM unnest($1::text[]) AS g(game_id)`,
+      [[...new Set(gameIds)]],
+    );
+    return {
+      barred: new Set(rows.filter((row) => row.barred).map((row) => row.game_id)),
+      clans: new Set(rows.filter((row) => row.clans).map((row) => row.game_id)),
+    };
+  }
+
   /** The players every board of the game refuses: banned and erased ones, a page at a time. */
   async *barredIds(gameId: string, pageSize = 1000): AsyncGenerator<string[]> {
     let after = '';

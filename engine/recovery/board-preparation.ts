@@ -6,6 +6,18 @@ import type { Rankings } from '../live/rankings.js';
 import { layoutOf } from '../live/types.js';
 
 /**
+ * What PostgreSQL holds for a board's preparation: persisted scores, barred players in its game,
+ * clan members in its game. A source known empty is not read; unknown ones are.
+ */
+export interface BoardSources {
+  scores: boolean;
+  barred: boolean;
+  clans: boolean;
+}
+
+const EVERY_SOURCE: BoardSources = { scores: true, barred: true, clans: true };
+
+/**
  * Brings a leaderboard's Redis state in line with PostgreSQL: the layout of its entries (by its tie
  * settings, docs/ordering.md), its scheduled resets, the game's bans,
  * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
@@ -28,7 +40,28 @@ export class BoardPreparation {
     },
   ) {}
 
-  async prepare(leaderboard: Leaderboard): Promise<void> {
+  /**
+   * The sources of each of a page of boards, in two queries for the whole page: a rebuild walk then
+   * reads nothing for the many boards that hold nothing (docs/architecture.md, "A lost dataset never answers wrong").
+   */
+  async survey(boards: readonly Leaderboard[]): Promise<Map<number, BoardSources>> {
+    const [scored, games] = await Promise.all([
+      this.deps.scores.boardsHoldingScores(boards),
+      this.deps.players.gamesWithBarredOrClans(boards.map((board) => board.gameId)),
+    ]);
+    return new Map(
+      boards.map((board) => [
+        board.internalId,
+        {
+          scores: scored.has(board.internalId),
+          barred: games.barred.has(board.gameId),
+          clans: board.type === 'clan' && games.clans.has(board.gameId),
+        },
+      ]),
+    );
+  }
+
+  async prepare(leaderboard: Leaderboard, sources: BoardSources = EVERY_SOURCE): Promise<void> {
     // Before any entry goes in: a board holding entries keeps its layout, which is its settings'
     // already (they change only while it holds none).
     if (!(await this.deps.rankings.setLayout(leaderboard, layoutOf(leaderboard)))) {
@@ -37,15 +70,19 @@ export class BoardPreparation {
     await this.deps.schedules.restore(leaderboard);
     // Bans first (erased players too: their tokens are refused by the board): a banned player's
     // scores then merge out of sight.
-    for await (const page of this.deps.players.barredIds(leaderboard.gameId)) await this.deps.rankings.banOnPreparing(leaderboard, page);
-    if (leaderboard.type === 'clan') {
+    if (sources.barred) {
+      for await (const page of this.deps.players.barredIds(leaderboard.gameId)) await this.deps.rankings.banOnPreparing(leaderboard, page);
+    }
+    if (leaderboard.type === 'clan' && sources.clans) {
       for await (const page of this.deps.players.clanMemberships(leaderboard.gameId))
         await this.deps.rankings.setClans(leaderboard, page, true);
     }
     // The current season only: ended seasons live in their archives, and are never merged back.
     const season = leaderboard.season;
-    for await (const page of this.deps.scores.scorePages(leaderboard.internalId, season)) {
-      if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+    if (sources.scores) {
+      for await (const page of this.deps.scores.scorePages(leaderboard.internalId, season)) {
+        if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+      }
     }
     await this.deps.rankings.markPrepared(leaderboard);
   }

@@ -26,5 +26,5 @@ export function createRecovery(deps: {
 }) {
   const preparation = new BoardPreparation(deps);
   const recovery = new BoardRecovery({ ...deps, preparation });
-  return { recovery, rebuild: new Rebuild({ ...deps, recovery }) };
+  return { recovery, rebuild: new Rebuild({ ...deps, recovery, preparation }) };
 }

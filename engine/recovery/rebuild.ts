@@ -6,7 +6,7 @@ import { Lock, withLock } from '../locks.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { eachAtMost } from '../concurrency.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
-import type { BoardPreparation } from './board-preparation.js';
+import type { BoardPreparation, BoardSources } from './board-preparation.js';
 import type { Rankings } from '../live/rankings.js';
 import type { Logger } from '../logger.js';
 
@@ -17,8 +17,12 @@ const BOARD_LOCK_TTL_MS = 15_000;
 /** How often one process asks whether Redis lost its whole dataset, at most (on a touch of a lost board). */
 const LOSS_CHECK_INTERVAL_MS = 1000;
 const BOARDS_PER_STEP = 200;
-/** Boards a rebuild walk prepares at once: each is one slot and one board lock, so they never meet. */
-const BOARDS_AT_ONCE = 8;
+/**
+ * Boards a rebuild walk prepares at once: each is one slot and one board lock, so they never meet.
+ * A board with persisted scores reads them in pages; one without costs a few Redis round trips.
+ */
+const SCORED_BOARDS_AT_ONCE = 8;
+const EMPTY_BOARDS_AT_ONCE = 64;
 const WALK_LOCK_TTL_MS = 60_000;
 
 /**
@@ -66,7 +70,10 @@ export class BoardRecovery {
    * Prepares the board under its lock, unless its live state is whole already (or, with `merge`, in
    * any case: every persisted score merged back); waits while another process holds the lock.
    */
-  async prepare(board: Leaderboard | { internalId: number }, { merge = false } = {}): Promise<'prepared' | 'present' | 'gone'> {
+  async prepare(
+    board: Leaderboard | { internalId: number },
+    { merge = false, sources }: { merge?: boolean; sources?: BoardSources } = {},
+  ): Promise<'prepared' | 'present' | 'gone'> {
     const { redis, prefix, leaderboards, preparation, rankings } = this.deps;
     const key = lockKey(prefix, 'prepare', board);
     for (;;) {
@@ -77,7 +84,7 @@ export class BoardRecovery {
           if (!merge && (await rankings.isPrepared(board))) return 'present';
           const found = 'gameId' in board ? board : await leaderboards.findByInternalId(board.internalId);
           if (!found) return 'gone';
-          await preparation.prepare(found);
+          await preparation.prepare(found, sources);
           return 'prepared';
         } finally {
           clearInterval(renewing);
@@ -118,6 +125,7 @@ export class Rebuild {
       leaderboards: LeaderboardStore;
       rankings: Rankings;
       recovery: BoardRecovery;
+      preparation: BoardPreparation;
       logger: Logger;
     },
   ) {}
@@ -129,7 +137,7 @@ export class Rebuild {
 
   /** The number of leaderboards rebuilt, or undefined when another process holds the walk's lock. */
   async run(): Promise<number | undefined> {
-    const { redis, prefix, leaderboards, rankings, recovery, logger } = this.deps;
+    const { redis, prefix, leaderboards, rankings, recovery, preparation, logger } = this.deps;
     const cursorKey = rebuildCursorKey(prefix);
     if ((await redis.exists(cursorKey)) === 0) return 0;
     return withLock(redis, lockKey(prefix, 'rebuild'), WALK_LOCK_TTL_MS, async (lock) => {
@@ -149,9 +157,19 @@ export class Rebuild {
         }
         const prepared = mode === 'all' ? page.map(() => false) : await Promise.all(page.map((board) => rankings.isPrepared(board)));
         const wanted = page.filter((_, i) => !prepared[i]);
-        await eachAtMost(BOARDS_AT_ONCE, wanted, async (board) => {
-          if ((await recovery.prepare(board, { merge: mode === 'all' })) === 'prepared') rebuilt++;
-        });
+        const sources = await preparation.survey(wanted);
+        const prepare = async (board: Leaderboard) => {
+          if ((await recovery.prepare(board, { merge: mode === 'all', sources: sources.get(board.internalId) })) === 'prepared') rebuilt++;
+        };
+        const scored = wanted.filter((board) => sources.get(board.internalId)?.scores);
+        await Promise.all([
+          eachAtMost(SCORED_BOARDS_AT_ONCE, scored, prepare),
+          eachAtMost(
+            EMPTY_BOARDS_AT_ONCE,
+            wanted.filter((board) => !sources.get(board.internalId)?.scores),
+            prepare,
+          ),
+        ]);
         if (!(await lock.renew())) throw new Error('the rebuild lock expired; another process carries on');
         await redis.compareAndSet(cursorKey, cursor, cursorAfter(mode, page[page.length - 1]!));
       }
