@@ -27,6 +27,7 @@ import { emptyResults, type BenchResults, type ClusterResults } from './results.
 import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scenarios.js';
 import { seasonFigures } from './season-figures.js';
 import { moderationFigures } from './moderation-figures.js';
+import { tieFigures } from './ties-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
@@ -96,6 +97,15 @@ async function main(): Promise<void> {
       if (options.only.includes('moderation')) {
         log(`Moderation: ban and unban on 10 boards of ${options.players} entries, reads with 1% of players banned vs none`);
         results.moderation = await moderationFigures(setup, options, engine, parts, redis, ctx);
+      }
+      if (options.only.includes('ties')) {
+        log(`Ties: report_score on an earliest board and on one with 4 tiebreakers vs a shared board, list ranks of 100 vs a page of 100`);
+        const worker = await startWorker(setup, 'worker-ties');
+        try {
+          results.ties = await tieFigures(setup, options, engine, parts, redis, ctx);
+        } finally {
+          await stop(worker);
+        }
       }
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;

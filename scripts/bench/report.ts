@@ -8,6 +8,7 @@ import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
+import { tieRatios } from './ties-figures.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -35,6 +36,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
   else if (results.runs.length > 0) lines.push(...serviceSections(results)); // none when --only named optional scenarios alone
   if (results.seasons) lines.push(...seasonsSection(results));
   if (results.moderation) lines.push(...moderationSection(results));
+  if (results.ties) lines.push(...tiesSection(results));
 
   lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
@@ -352,4 +354,38 @@ export function writeReport(dir: string, results: BenchResults, checks: TargetCh
   writeFileSync(files[2]!, json);
   writeFileSync(files[3]!, json);
   return [files[0]!, files[2]!];
+}
+
+/** --only ties: report_score on tie-breaking boards against a shared one, list ranks against a page; bytes per entry. */
+function tiesSection(results: BenchResults): string[] {
+  const figures = results.ties!;
+  const lines = [
+    '',
+    `## Ties: boards of ${num(figures.entries)} entries`,
+    '',
+    "1 API process, worker running. Each round runs every side once, starting one further along each round; the ratio is the median of the rounds' ratios.",
+    '',
+    row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
+    row(['---', '---', '---', '---:', '---', '---']),
+  ];
+  for (const r of tieRatios(figures)) {
+    const against = figures.comparisons.find((c) => c.sides.includes(r.label))!.rounds.map((runs) => num(runs[r.against]!.rps));
+    lines.push(
+      row([
+        r.label,
+        `${r.rps.map(num).join(', ')} req/s`,
+        `${r.against}: ${against.join(', ')} req/s`,
+        `${Math.round(r.ratio * 100)}% (${r.ratios.map((x) => `${Math.round(x * 100)}%`).join(', ')})`,
+        `>= ${Math.round(r.minimum * 100)}%`,
+        r.ratio >= r.minimum ? 'PASS' : 'FAIL',
+      ]),
+    );
+  }
+  for (const [name, memory] of Object.entries(figures.memory)) {
+    const parts = Object.entries(memory.bytes)
+      .map(([key, bytes]) => `${key} ${num(bytes / 1024 / 1024)} MB`)
+      .join(', ');
+    lines.push(row([`Redis bytes per entry, ${name} board`, `${memory.perEntry.toFixed(1)} B`, parts, '', '', '']));
+  }
+  return lines;
 }

@@ -8,6 +8,7 @@ import type { RecoveryFigures } from './recovery-figures.js';
 import type { ComparisonResults } from './compare.js';
 import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
+import type { TieFigures } from './ties-figures.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
@@ -42,6 +43,8 @@ export interface BenchResults {
   seasons?: SeasonFigures;
   /** --only moderation: ban/unban on 10 boards of 1,000,000 entries; reads with 1% of players banned against none. */
   moderation?: ModerationFigures;
+  /** --only ties: report_score on tie-breaking boards and list ranks, in alternating rounds; bytes per entry. */
+  ties?: TieFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

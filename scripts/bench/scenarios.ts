@@ -23,13 +23,17 @@ export type ScenarioKind =
   | 'server-batch'
   | 'record'
   | 'third-party-page'
+  | 'list-ranks'
   | 'around-me'
   | 'page'
   | 'avatar'
   | 'readyz';
 
 /** report_score under the score rules: another kept-score rule, metadata, an Idempotency-Key. */
-export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed';
+export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed' | TieKind;
+
+/** report_score on a board breaking ties (scripts/bench/ties-figures.ts): by who was first, or by 4 tiebreakers. */
+export type TieKind = 'report-earliest' | 'report-tiebreakers';
 
 export interface Scenario {
   label: string;
@@ -98,9 +102,10 @@ export function selectScenarios(only: string[], processes: number, variants: boo
 
 /**
  * Scenarios of their own, run only when --only names them (each takes minutes): `seasons` resets a
- * 1,000,000-entry board and measures the reset, its archive and the archived season's reads.
+ * 1,000,000-entry board and measures the reset, its archive and the archived season's reads;
+ * `moderation` bans on big boards; `ties` reports on tie-breaking boards and ranks lists of players.
  */
-export const OPTIONAL_SCENARIOS = ['seasons', 'moderation'] as const;
+export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_GET_LABEL = 'bare JSON GET';
@@ -147,6 +152,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'report':
     case 'report-latest':
     case 'report-sum':
+    case 'report-earliest':
       return () => ({
         method: 'POST',
         path: `/api/v1/client/leaderboards/${board()}/report_score`,
@@ -171,6 +177,15 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
         headers: { ...json, ...client(), 'idempotency-key': randomUUID() },
         body: JSON.stringify({ score: score() }),
       });
+    case 'report-tiebreakers': {
+      const tiebreaker = () => randomBelow(1000);
+      return () => ({
+        method: 'POST',
+        path: `/api/v1/client/leaderboards/${board()}/report_score`,
+        headers: { ...json, ...client() },
+        body: JSON.stringify({ score: score(), tiebreakers: [tiebreaker(), tiebreaker(), tiebreaker(), tiebreaker()] }),
+      });
+    }
     case 'server-batch':
       return () => ({
         method: 'POST',
@@ -190,6 +205,17 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
         path: `/api/v1/third_party/leaderboards/${board()}?limit=100&offset=${randomBelow(Math.max(1, range - 100))}${season && `&${season}`}`,
         headers: { 'api-key': ctx.apiKey ?? 'missing' },
       });
+    case 'list-ranks':
+      // 100 distinct players of the board, as a bot asking for a server's members would.
+      return () => {
+        const listed = new Set<string>();
+        while (listed.size < Math.min(100, range)) listed.add(player());
+        return {
+          method: 'GET',
+          path: `/api/v1/third_party/leaderboards/${board()}/ranks?player_ids=${[...listed].join(',')}`,
+          headers: { 'api-key': ctx.apiKey ?? 'missing' },
+        };
+      };
     case 'around-me':
       return () => ({ method: 'GET', path: `/api/v1/client/leaderboards/${board()}/around_me`, headers: client() });
     case 'page':

@@ -5,6 +5,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard, LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
+import type { Rankings } from '../../engine/live/rankings.js';
+import type { PersistedScore } from '../../engine/live/types.js';
 import { leaderboardKeys, memberKey } from '../../engine/live/keys.js';
 import { dropDatabase } from '../../engine/db.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/live/redis.js';
@@ -202,6 +204,50 @@ export async function seedBoard(pool: pg.Pool, redis: RedisClient, board: Leader
       pool.query('ANALYZE scores'),
     ),
     writeSortedSet(redis, leaderboardKeys(BENCH_PREFIX, board.internalId).scores, ids, scores),
+  ]);
+}
+
+/**
+ * One more board of the first `players` players with tie settings (an 'earliest' board, or one with
+ * tiebreaker columns): PostgreSQL by COPY, with each entry's tiebreakers and the time it was reached;
+ * Redis through the rebuild's own merge, so the keyed layout (docs/ordering.md) is exactly the
+ * engine's. Scores are drawn from `scoreSeed`, each tiebreaker below 1,000, the times over the last day.
+ */
+export async function seedTiedBoard(
+  pool: pg.Pool,
+  rankings: Rankings,
+  board: Leaderboard,
+  players: number,
+  scoreSeed: number,
+): Promise<void> {
+  const columns = board.tiebreakers.length;
+  const scores = randomInts(scoreSeed, players, SEEDED_SCORE_CEILING);
+  const tiebreakers = Array.from({ length: columns }, (_, c) => randomInts(scoreSeed * 10 + c, players, 1000));
+  const now = Date.now();
+  const reachedAt = randomInts(scoreSeed * 10 + 9, players, 86_400_000).map((ago) => now - ago);
+  const entry = (i: number): PersistedScore => ({
+    playerId: playerId(i),
+    score: scores[i]!,
+    metadata: '',
+    tiebreakers: tiebreakers.map((column) => column[i]!),
+    achievedAt: board.tieBreak === 'earliest' ? reachedAt[i]! : null,
+  });
+  const row = (i: number) => {
+    const { playerId: id, score, tiebreakers: values, achievedAt } = entry(i);
+    const array = values.length === 0 ? '\\N' : `{${values.join(',')}}`;
+    return `${board.internalId}\t${id}\t${score}\t${array}\t${achievedAt === null ? '\\N' : new Date(achievedAt).toISOString()}\n`;
+  };
+  const live = async () => {
+    for (let start = 0; start < players; start += REDIS_CHUNK) {
+      const page = Array.from({ length: Math.min(REDIS_CHUNK, players - start) }, (_, k) => entry(start + k));
+      if (!(await rankings.merge(board, board.season, page))) throw new Error(`board ${board.id} was reset while seeded`);
+    }
+  };
+  await Promise.all([
+    bulk(pool, (client) => copy(client, 'scores (leaderboard_internal_id, player_id, score, tiebreakers, achieved_at)', players, row)).then(
+      () => pool.query('ANALYZE scores'),
+    ),
+    live(),
   ]);
 }
 

@@ -3,6 +3,7 @@ import { apiRun, bareFor, clusterPairs, type BenchResults } from './results.js';
 import { BARE_RANK_LABEL, BARE_REPORT_LABEL, REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
+import { tieRatios } from './ties-figures.js';
 
 export interface TargetCheck {
   target: string;
@@ -21,7 +22,7 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
   if (results.comparison) return comparisonChecks(results);
-  const seasons = results.seasons ? seasonChecks(results) : [];
+  const seasons = [...(results.seasons ? seasonChecks(results) : []), ...tieChecks(results)];
   if (results.runs.length === 0) return seasons; // --only named optional scenarios alone
   const checks: TargetCheck[] = [];
   const ratio = (label: string, processes: number, minimum: number) => {
@@ -205,4 +206,16 @@ function rankReadChecks(results: BenchResults): TargetCheck[] {
     );
   }
   return checks;
+}
+
+/** --only ties: report_score on tie-breaking boards >= 90% of a shared board's; list ranks of 100 >= the page of 100. */
+function tieChecks(results: BenchResults): TargetCheck[] {
+  if (!results.ties) return [];
+  return tieRatios(results.ties).map((r) =>
+    check(
+      `${r.label} >= ${pct(r.minimum)} of ${r.against} req/s (alternating rounds)`,
+      `${pct(r.ratio)} median of ${r.ratios.length} rounds (${r.ratios.map(pct).join(', ')})`,
+      r.ratio >= r.minimum,
+    ),
+  );
 }
