@@ -43,13 +43,17 @@ export async function manyBoardsFigures(
   worker: Started,
 ): Promise<ManyBoardsFigures> {
   const otherGames = await Promise.all(Array.from({ length: MANY_GAMES - 1 }, (_, i) => engine.games.create(`many ${i}`, 'system')));
+  // Made a day ago, as a deployment's boards were: the reports below then move their boards' activity
+  // (the worker's writes do, at most once a minute), which a lost dataset's walk follows. Activity
+  // is kept to the millisecond, as the engine writes it: the walk's cursor is a JavaScript Date.
   // Every tenth board of the other games is a clan board. The seeded game's are all individual: a clan
   // board holds the memberships of every clan member of its game, and this game has the seeded
   // players (a million clan members on each of 100 boards is not what this scenario measures).
   await parts.pool.query(
-    `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order)
+    `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, created_at, active_at)
      SELECT g.game_id, 'many-' || i, 'Level ' || i,
-            CASE WHEN i % 10 = 0 AND g.game_id <> $3 THEN 'clan' ELSE 'individual' END, 'desc'
+            CASE WHEN i % 10 = 0 AND g.game_id <> $3 THEN 'clan' ELSE 'individual' END, 'desc',
+            now() - interval '1 day', date_trunc('milliseconds', now() - interval '1 day')
      FROM unnest($1::text[]) AS g (game_id), generate_series(0, $2::int - 1) AS i`,
     [[ctx.gameId, ...otherGames.map((game) => game.id)], BOARDS_PER_GAME, ctx.gameId],
   );
