@@ -245,11 +245,15 @@ export class LeaderboardReader {
     const ids = [...new Set(asked.flatMap((id) => playerOf(id) ?? []))];
     const read = await this.deps.seasons.scoresOf(leaderboard, 'players', ids, season);
     const scored = read.entries.flatMap((entry) => entry ?? []);
+    // Kept in the cache as a page keeps them: players near the top of the current season only (a
+    // list names players anywhere on the board, and keeping each would churn the whole cache).
+    const nearTop = new Set(scored.filter((entry) => entry.rank <= RETAINED_TOP).map((entry) => entry.id));
     const profiles = byAlias
       ? new Map([...byAlias.values()].map((profile) => [profile.id, profile]))
       : await this.deps.players.getMany(
           gameId,
           scored.map((entry) => entry.id),
+          (id) => nearTop.has(id) && season === undefined,
         );
     const shown = scored.filter((entry) => profiles.has(entry.id)).sort((a, b) => a.position - b.position);
     const listRanks = ranksWithin(shown.map((entry) => entry.rank));
