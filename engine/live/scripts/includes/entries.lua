@@ -36,25 +36,30 @@ local function storedLayout(layoutKey)
   return redis.call('GET', layoutKey) or ''
 end
 
-local function inverted(bytes)
-  for i = 1, #bytes do bytes[i] = 255 - bytes[i] end
-  return bytes
+local TWO_32 = 4294967296
+local SIGN = 2147483648
+
+-- A 32-bit word's bits inverted, as a number from 0 to 2^32 - 1 (bit.bnot answers a signed one).
+local function flipped(word)
+  return bit.bnot(word) % TWO_32
 end
 
--- 8 bytes that sort (bytewise ascending) as x sorts (ascending; descending when higherIsBetter).
+-- 8 bytes that sort (bytewise ascending) as x sorts (ascending; descending when higherIsBetter):
+-- a negative double's bits all inverted, a positive one's sign bit set. Worked on as two 32-bit
+-- words, not byte by byte: a report encodes up to 5 of these.
 local function encodeColumn(x, higherIsBetter)
   if x == 0 then x = 0 end -- -0 and 0 are equal: one encoding
-  local bytes = { string.byte(struct.pack('>d', x), 1, 8) }
-  if bytes[1] >= 128 then inverted(bytes) else bytes[1] = bytes[1] + 128 end
-  if higherIsBetter then inverted(bytes) end
-  return string.char(unpack(bytes))
+  local high, low = struct.unpack('>I4I4', struct.pack('>d', x))
+  if high >= SIGN then high, low = flipped(high), flipped(low) else high = high + SIGN end
+  if higherIsBetter then high, low = flipped(high), flipped(low) end
+  return struct.pack('>I4I4', high, low)
 end
 
 local function decodeColumn(s, higherIsBetter)
-  local bytes = { string.byte(s, 1, 8) }
-  if higherIsBetter then inverted(bytes) end
-  if bytes[1] >= 128 then bytes[1] = bytes[1] - 128 else inverted(bytes) end
-  return (struct.unpack('>d', string.char(unpack(bytes))))
+  local high, low = struct.unpack('>I4I4', s)
+  if higherIsBetter then high, low = flipped(high), flipped(low) end
+  if high >= SIGN then high = high - SIGN else high, low = flipped(high), flipped(low) end
+  return (struct.unpack('>d', struct.pack('>I4I4', high, low)))
 end
 
 local function encodeTime(ms)
@@ -73,15 +78,20 @@ local function decodeTime(s)
 end
 
 -- The sort key of an entry on a keyed board; `columnsOnly` leaves the time out (a shared rank's bound).
+-- An entry keeps its whole key once made or read (entry.key): set its fields before asking for it.
 local function sortKeyOf(E, entry, columnsOnly)
+  local whole = not (columnsOnly and E.earliest) -- without a time, the columns are the whole key
+  if whole and entry.key then return entry.key end
   local parts = { encodeColumn(entry.score, E.order ~= 'asc') }
   for i = 1, E.columns do parts[i + 1] = encodeColumn(entry.tiebreakers[i], E.higherBetter[i]) end
-  if E.earliest and not columnsOnly then table.insert(parts, encodeTime(entry.at)) end
-  return table.concat(parts)
+  if E.earliest and whole then parts[#parts + 1] = encodeTime(entry.at) end
+  local key = table.concat(parts)
+  if whole then entry.key = key end
+  return key
 end
 
 local function decodeSortKey(E, key)
-  local entry = { score = decodeColumn(string.sub(key, 1, 8), E.order ~= 'asc'), tiebreakers = {} }
+  local entry = { score = decodeColumn(string.sub(key, 1, 8), E.order ~= 'asc'), tiebreakers = {}, key = key }
   for i = 1, E.columns do
     entry.tiebreakers[i] = decodeColumn(string.sub(key, 8 * i + 1, 8 * i + 8), E.higherBetter[i])
   end
