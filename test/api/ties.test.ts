@@ -225,6 +225,18 @@ describe('ties', function () {
       expect((await record(game, id, a!.playerId)).body).to.deep.include({ score: 3, tiebreakers: [0], achieved_at: worse.achieved_at });
     });
 
+    it('when a latest shared board with a tiebreaker gets the entry it holds again, then nothing changes, and a different one replaces it', async () => {
+      const game = await createGame();
+      const id = await createLeaderboard(game, { update_strategy: 'latest', tiebreakers: [{ name: 'kills', sort_order: 'desc' }] });
+      const [a] = await signupMany(game, 1);
+      expect((await sendReport(game, a!, id, { score: 0, tiebreakers: [1] }).expect(200)).body).to.include({ improved: true });
+      const again = (await sendReport(game, a!, id, { score: 0, tiebreakers: [1] }).expect(200)).body;
+      expect(again).to.deep.include({ best_score: 0, tiebreakers: [1], improved: false, rank: 1 });
+      expect(again).to.not.have.property('achieved_at');
+      const other = (await sendReport(game, a!, id, { score: 0, tiebreakers: [0] }).expect(200)).body;
+      expect(other).to.deep.include({ best_score: 0, tiebreakers: [0], improved: true });
+    });
+
     it('when equal sums are reached on an earliest sum board, then they order by the time of the report that last changed them', async () => {
       const game = await createGame();
       const id = await createLeaderboard(game, { tie_break: 'earliest', update_strategy: 'sum' });

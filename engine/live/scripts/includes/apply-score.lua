@@ -45,7 +45,9 @@ end
 -- { score, tiebreakers, at }: the time the entry takes when it changes.
 local function applyKeyedScore(K, E, memberKey, player, report, rule, clock)
   local before = entryOf(E, player)
-  local entry = { score = report.score, tiebreakers = report.tiebreakers, at = report.at }
+  -- Only an 'earliest' board keeps the time: elsewhere it is not part of the entry, and a latest
+  -- report equal to the entry held changes nothing.
+  local entry = { score = report.score, tiebreakers = report.tiebreakers, at = E.earliest and report.at or nil }
   local changed
   if rule == 'best' then
     changed = not before or compareEntries(E, entry, before) < 0
