@@ -78,14 +78,18 @@ export function storable(value: string): boolean {
   return !value.includes('\u0000');
 }
 
-export function createPool(databaseUrl: string, max = 10): pg.Pool {
+/**
+ * A pool for requests (`queryTimeoutMs` bounds every query), or, with `queryTimeoutMs: 0`, for bulk
+ * loads that may rightly run for minutes (the bench's seeding).
+ */
+export function createPool(databaseUrl: string, max = 10, { queryTimeoutMs = 15_000 } = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
     // A query that hangs (PostgreSQL unreachable mid-query) must fail so the request can answer 503.
-    query_timeout: 15_000,
+    ...(queryTimeoutMs > 0 && { query_timeout: queryTimeoutMs }),
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

@@ -18,7 +18,7 @@ export interface BenchParts {
 }
 
 export async function openBenchParts(config: Readonly<Config>): Promise<BenchParts> {
-  const pool = createPool(config.databaseUrl, 4);
+  const pool = createPool(config.databaseUrl, 4, { queryTimeoutMs: 0 });
   const redis = createRedis(redisTarget(config), { role: 'request' });
   const queueConnection = createRedis(redisTarget(config), { role: 'producer' });
   await Promise.all([waitForRedis(redis), waitForRedis(queueConnection)]);

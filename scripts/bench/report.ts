@@ -174,10 +174,9 @@ function serviceSections(results: BenchResults): string[] {
   }
   lines.push('', '## Redis and rank reads', '', row(['figure', 'value']), row(['---', '---']));
   const memoryRow = (what: string, memory: MemoryFigures) => {
-    const parts = Object.entries(memory.bytes)
-      .map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`)
-      .join(', ');
-    lines.push(row([`bytes per ranked entry, ${what} (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${parts})`]));
+    lines.push(
+      row([`bytes per ranked entry, ${what} (${num(memory.entries)} entries)`, `${memory.perEntry.toFixed(1)} B (${keysTaking(memory)})`]),
+    );
   };
   for (const [name, memory] of Object.entries(results.memory)) if (memory) memoryRow(`${name} board`, memory);
   if (results.metadataMemory) memoryRow(`individual board, ${METADATA_BYTES} B of metadata on every entry`, results.metadataMemory);
@@ -369,12 +368,11 @@ function tiesSection(results: BenchResults): string[] {
     row(['---', '---', '---', '---:', '---', '---']),
   ];
   for (const r of tieRatios(figures)) {
-    const against = figures.comparisons.find((c) => c.sides.includes(r.label))!.rounds.map((runs) => num(runs[r.against]!.rps));
     lines.push(
       row([
         r.label,
         `${r.rps.map(num).join(', ')} req/s`,
-        `${r.against}: ${against.join(', ')} req/s`,
+        `${r.against}: ${r.againstRps.map(num).join(', ')} req/s`,
         `${Math.round(r.ratio * 100)}% (${r.ratios.map((x) => `${Math.round(x * 100)}%`).join(', ')})`,
         `>= ${Math.round(r.minimum * 100)}%`,
         r.ratio >= r.minimum ? 'PASS' : 'FAIL',
@@ -382,10 +380,14 @@ function tiesSection(results: BenchResults): string[] {
     );
   }
   for (const [name, memory] of Object.entries(figures.memory)) {
-    const parts = Object.entries(memory.bytes)
-      .map(([key, bytes]) => `${key} ${num(bytes / 1024 / 1024)} MB`)
-      .join(', ');
-    lines.push(row([`Redis bytes per entry, ${name} board`, `${memory.perEntry.toFixed(1)} B`, parts, '', '', '']));
+    lines.push(row([`Redis bytes per entry, ${name} board`, `${memory.perEntry.toFixed(1)} B`, keysTaking(memory), '', '', '']));
   }
   return lines;
+}
+
+/** What each of a board's keys takes, e.g. 'scores 97.0 MiB, sortKeys 61.2 MiB'. */
+function keysTaking(memory: MemoryFigures): string {
+  return Object.entries(memory.bytes)
+    .map(([key, bytes]) => `${key} ${(bytes / 1024 / 1024).toFixed(1)} MiB`)
+    .join(', ');
 }

@@ -85,13 +85,14 @@ export async function tieFigures(
     { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
     { label: 'third-party list ranks of 100 ids', kind: 'list-ranks', method: 'GET', board: BOARDS.main },
   ];
-  const api = await startApi(setup, 1);
-  try {
-    ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
-    const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
-    const rounds = options.quick ? 2 : 4;
-    const comparisons: TieComparison[] = [];
-    for (const scenarios of [reports, reads]) {
+  const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
+  const rounds = options.quick ? 2 : 4;
+  const comparisons: TieComparison[] = [];
+  // An API of its own per comparison, so that --profile writes one profile for each.
+  for (const scenarios of [reports, reads]) {
+    const api = await startApi(setup, 1);
+    try {
+      ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
       const comparison: TieComparison = { sides: scenarios.map((s) => s.label), rounds: [] };
       for (let round = 0; round < rounds; round++) {
         const runs: Record<string, ScenarioRun> = {};
@@ -102,11 +103,11 @@ export async function tieFigures(
         comparison.rounds.push(runs);
       }
       comparisons.push(comparison);
+    } finally {
+      await stop(api);
     }
-    return { entries: options.players, memory, comparisons };
-  } finally {
-    await stop(api);
   }
+  return { entries: options.players, memory, comparisons };
 }
 
 /** The sides in the order of round `round`: each round starts one further along. */
@@ -115,10 +116,19 @@ export function sidesInTurn<T>(sides: T[], round: number): T[] {
   return [...sides.slice(start), ...sides.slice(0, start)];
 }
 
-/** Per compared side: its req/s in each round, the median of its per-round ratios to the first side, and its target. */
-export function tieRatios(
-  figures: TieFigures,
-): { label: string; against: string; rps: number[]; ratios: number[]; ratio: number; minimum: number }[] {
+/**
+ * Per compared side: its req/s in each round and the first side's (`against`), the median of its
+ * per-round ratios to the first side, and its target.
+ */
+export function tieRatios(figures: TieFigures): {
+  label: string;
+  against: string;
+  rps: number[];
+  againstRps: number[];
+  ratios: number[];
+  ratio: number;
+  minimum: number;
+}[] {
   return figures.comparisons.flatMap(({ sides, rounds }) => {
     const [first, ...others] = sides;
     return others.map((label) => {
@@ -127,6 +137,7 @@ export function tieRatios(
         label,
         against: first!,
         rps: rounds.map((runs) => runs[label]!.rps),
+        againstRps: rounds.map((runs) => runs[first!]!.rps),
         ratios,
         ratio: median(ratios),
         minimum: TIE_TARGETS[label] ?? 1,
