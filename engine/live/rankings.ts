@@ -27,6 +27,7 @@ import {
   type RankedEntry,
   type ReportedBoard,
   type SeasonedBoard,
+  type SortOrder,
   type Standings,
 } from './types.js';
 
@@ -178,18 +179,16 @@ export class Rankings {
     const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
-    const entries = ids.map((id, i): RankedEntry | undefined => {
-      const [score, rank, metadata, tiebreakers, achievedAt, position] = reply.slice(2 + 6 * i, 8 + 6 * i);
+    const found = ids.map((id, i) => {
+      const [score, rank, metadata, tiebreakers, achievedAt] = reply.slice(3 + 5 * i, 8 + 5 * i);
       if (String(score) === '') return undefined;
-      return {
-        id,
-        score: String(score),
-        rank: Number(rank),
-        metadata: String(metadata),
-        ...entryExtras(tiebreakers!, achievedAt!),
-        position: Number(position),
-      };
+      return { id, score: String(score), rank: Number(rank), metadata: String(metadata), ...entryExtras(tiebreakers!, achievedAt!) };
     });
+    const positions = positionsAmong(
+      found.filter((entry) => entry !== undefined),
+      reply[2] === 'desc' ? 'desc' : 'asc',
+    );
+    const entries = found.map((entry): RankedEntry | undefined => entry && { ...entry, position: positions.get(entry.id)! });
     return { total: Number(reply[0]), season: Number(reply[1]), entries };
   }
 
@@ -232,7 +231,7 @@ export class Rankings {
   async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
     const keys = scoresOfKeys(this.prefix, board.internalId, 'hidden', undefined);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
-    const score = reply === -1 ? '' : String(reply[2]);
+    const score = reply === -1 ? '' : String(reply[3]);
     return score === '' ? undefined : Number(score);
   }
 
@@ -381,4 +380,15 @@ export function chunks<T>(items: T[], size: number): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
+}
+
+/**
+ * Where each of some entries stands among them, 0 first: by rank, then by player id bytewise in the
+ * ranking's own direction for equal ranks (engine/live/scripts/scoresOf-9.lua), which is the
+ * ranking's order without reading anyone's position in it.
+ */
+function positionsAmong(entries: { id: string; rank: number }[], tiesListed: SortOrder): Map<string, number> {
+  const sign = tiesListed === 'desc' ? -1 : 1;
+  const sorted = [...entries].sort((a, b) => a.rank - b.rank || sign * Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+  return new Map(sorted.map((entry, i) => [entry.id, i]));
 }

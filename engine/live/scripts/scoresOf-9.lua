@@ -5,9 +5,12 @@
   KEYS: 1-9 seasonEntries (includes/season-ranking; for 'hidden', 1 is hidden)
   ARGV: 1 'desc'|'asc', 2 the season asked ('' for the current one), 3 'players'|'clans'|'hidden',
         then member ids
-  Reply: { total, the season read, score ('' when none), rank (0 when none), metadata ('' for none), tiebreakers,
-         achieved at, position (0-based, best first; 0 when none), ... }, or -1 when Redis does not
-         hold the asked season; or the error LBMISSING or LBDUE
+  Reply: { total, the season read, how entries of equal rank are listed ('desc': by member
+         bytewise descending, on plain 'desc' rankings read in reverse; else 'asc'), score ('' when
+         none), rank (0 when none), metadata ('' for none), tiebreakers, achieved at, ... }, or -1
+         when Redis does not hold the asked season; or the error LBMISSING or LBDUE
+  No position is read: rank, then that member order, is the ranking's order (engine/live/rankings.ts
+  sorts by them), and a position would cost each member another walk of the ranking.
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -15,21 +18,26 @@
 -- @include "season-ranking"
 
 local view = ARGV[3]
-local function addEntry(reply, entry, rank, metadata, position)
+local function addEntry(reply, entry, rank, metadata)
   if not entry then
-    for _, field in ipairs({ '', 0, '', '', '', 0 }) do table.insert(reply, field) end
+    for _, field in ipairs({ '', 0, '', '', '' }) do table.insert(reply, field) end
     return
   end
   local score, tiebreakers, at = entryFields(entry)
-  for _, field in ipairs({ score, rank, metadata, tiebreakers, at, position }) do table.insert(reply, field) end
+  for _, field in ipairs({ score, rank, metadata, tiebreakers, at }) do table.insert(reply, field) end
+end
+
+-- How a ranking lists entries of equal rank: by member, descending on plain 'desc' rankings.
+local function tiesListed(E)
+  return (not E.keyed and E.order ~= 'asc') and 'desc' or 'asc'
 end
 
 if view == 'hidden' then
   local E = entriesOf(KEYS[1], nil, storedLayout(KEYS[9]), ARGV[1])
-  local reply = { 0, tonumber(liveSeason(KEYS[2])) }
+  local reply = { 0, tonumber(liveSeason(KEYS[2])), tiesListed(E) }
   for i = 4, #ARGV do
     local stored = redis.call('HGET', KEYS[1], ARGV[i])
-    addEntry(reply, stored and fromStoredForm(E, stored), 0, '', 0)
+    addEntry(reply, stored and fromStoredForm(E, stored), 0, '')
   end
   return reply
 end
@@ -37,9 +45,9 @@ end
 local E, metadataKey, season = seasonEntries(ARGV[2], ARGV[1], view)
 if not E then return -1 end
 local metadata = metadataOf(metadataKey, view == 'players', ARGV, 4, 1)
-local reply = { redis.call('ZCARD', E.ranking), tonumber(season) }
+local reply = { redis.call('ZCARD', E.ranking), tonumber(season), tiesListed(E) }
 for i = 4, #ARGV do
   local entry = entryOf(E, ARGV[i])
-  addEntry(reply, entry, entry and rankOfEntry(E, ARGV[i], entry), metadata[i - 3], entry and positionOf(E, ARGV[i]))
+  addEntry(reply, entry, entry and rankOfEntry(E, ARGV[i], entry), metadata[i - 3])
 end
 return reply
