@@ -243,10 +243,12 @@ export const tiebreakerColumns = Joi.array<{ name: string; sort_order: 'desc' | 
 
 /** One number per tiebreaker column of the leaderboard, in their order: finite JSON numbers (none: an empty list). */
 export const tiebreakers = Joi.array<number[]>()
-  .items(
-    Joi.number().strict().unsafe().messages({ 'number.base': 'must be a finite number', 'number.infinity': 'must be a finite number' }),
-  )
+  .items(Joi.number().unsafe())
   .max(4)
+  // Strictness and messages are set on the array, once, not on each number: joi merges a schema's
+  // own preferences on every value it checks, which on the item cost 4 numbers twice the array's time.
+  .strict()
+  .messages({ 'number.base': 'must be a finite number', 'number.infinity': 'must be a finite number' })
   // No example: a request to a leaderboard without tiebreakers (the default) must leave it out.
   .description(
     'One finite number per tiebreaker column of the leaderboard, in their order, e.g. [42.5] (only on leaderboards with tiebreakers)',
