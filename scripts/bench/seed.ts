@@ -9,6 +9,7 @@ import type { Rankings } from '../../engine/live/rankings.js';
 import type { PersistedScore } from '../../engine/live/types.js';
 import { leaderboardKeys, memberKey } from '../../engine/live/keys.js';
 import { dropDatabase } from '../../engine/db.js';
+import { generatedDisplayName } from '../../engine/players/display-names.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/live/redis.js';
 import {
   BENCH_CLUSTER_DATABASE,
@@ -121,7 +122,13 @@ export async function seed(
     Promise.all([
       bulk(pool, async (client) => {
         await copy(client, 'clans (game_id, clan_id, name)', clans.length, (i) => `${game.id}\t${clans[i]}\tClan ${clans[i]}\n`);
-        await copy(client, 'players (id, game_id, clan_id)', players, (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\n`);
+        // Names stored as signup stores them: a player without one costs every read a generated name.
+        await copy(
+          client,
+          'players (id, game_id, clan_id, display_name)',
+          players,
+          (i) => `${ids[i]}\t${game.id}\t${memberClans[i]}\t${generatedDisplayName(ids[i]!)}\n`,
+        );
       }),
       bulk(pool, async (client) => {
         await copy(client, SCORES, players, scoreRows(BOARDS.main, mainScores));
