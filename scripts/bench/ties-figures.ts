@@ -94,6 +94,19 @@ export async function tieFigures(
     try {
       ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
       const comparison: TieComparison = { sides: scenarios.map((s) => s.label), rounds: [] };
+      // One untimed pass over every side first: a new process compiles its code paths during its
+      // first run, which would otherwise always fall on round 1's first side.
+      for (const scenario of scenarios) {
+        log(`  warming up: ${scenario.label}`);
+        await runScenario(
+          setup.apiPort,
+          scenario,
+          ctx,
+          { ...timing, duration: timing.warmup },
+          { processes: 1, target: 'api' },
+          { server: api },
+        );
+      }
       for (let round = 0; round < rounds; round++) {
         const runs: Record<string, ScenarioRun> = {};
         for (const scenario of sidesInTurn(scenarios, round)) {
