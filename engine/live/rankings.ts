@@ -179,16 +179,19 @@ export class Rankings {
     const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
     const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
     if (reply === -1) return null;
-    const found = ids.map((id, i) => {
-      const [score, rank, metadata, tiebreakers, achievedAt] = reply.slice(3 + 5 * i, 8 + 5 * i);
-      if (String(score) === '') return undefined;
-      return { id, score: String(score), rank: Number(rank), metadata: String(metadata), ...entryExtras(tiebreakers!, achievedAt!) };
+    // Each entry is built whole, in one shape, and placed where it is: built by spreads and copied
+    // by one more, a list's entries cost more than the reads made of them (docs/performance.md).
+    const entries = ids.map((id, i): RankedEntry | undefined => {
+      const at = 3 + 5 * i;
+      const score = String(reply[at]);
+      if (score === '') return undefined;
+      const { tiebreakers, achievedAt } = entryExtras(reply[at + 3]!, reply[at + 4]!);
+      return { id, score, rank: Number(reply[at + 1]), metadata: String(reply[at + 2]), tiebreakers, achievedAt, position: 0 };
     });
-    const positions = positionsAmong(
-      found.filter((entry) => entry !== undefined),
+    placeAmong(
+      entries.filter((entry) => entry !== undefined),
       reply[2] === 'desc' ? 'desc' : 'asc',
     );
-    const entries = found.map((entry): RankedEntry | undefined => entry && { ...entry, position: positions.get(entry.id)! });
     return { total: Number(reply[0]), season: Number(reply[1]), entries };
   }
 
@@ -383,12 +386,15 @@ export function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * Where each of some entries stands among them, 0 first: by rank, then by player id bytewise in the
- * ranking's own direction for equal ranks (engine/live/scripts/scoresOf-9.lua), which is the
+ * Sets where each of some entries stands among them, 0 first: by rank, then by player id bytewise
+ * in the ranking's own direction for equal ranks (engine/live/scripts/scoresOf-9.lua), which is the
  * ranking's order without reading anyone's position in it.
  */
-function positionsAmong(entries: { id: string; rank: number }[], tiesListed: SortOrder): Map<string, number> {
+function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
   const sign = tiesListed === 'desc' ? -1 : 1;
-  const sorted = [...entries].sort((a, b) => a.rank - b.rank || sign * Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
-  return new Map(sorted.map((entry, i) => [entry.id, i]));
+  entries
+    .sort((a, b) => a.rank - b.rank || sign * Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)))
+    .forEach((entry, i) => {
+      entry.position = i;
+    });
 }
