@@ -31,10 +31,11 @@ export function validator(schemas: Schemas): (req: Request) => Validated {
     return schema ? [[part, schema.prefs(PREFERENCES)] as const] : [];
   });
   return (req) => {
+    // Read once: Express 5 parses the query string again on every read of req.query.
     const values: Validated = { params: req.params, query: req.query, body: req.body };
     let details: { field: string; message: string }[] | undefined;
     for (const [part, schema] of prepared) {
-      const input: unknown = part === 'body' ? (req.body ?? {}) : req[part];
+      const input: unknown = part === 'body' ? (req.body ?? {}) : part === 'query' ? values.query : req[part];
       const { value, error } = schema.validate(input);
       if (error) {
         details ??= [];
