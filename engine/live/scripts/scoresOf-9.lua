@@ -18,13 +18,15 @@
 -- @include "season-ranking"
 
 local view = ARGV[3]
-local function addEntry(reply, entry, rank, metadata)
+-- Appends the entry's 5 fields at reply[n + 1..n + 5]; a list's cost is per member, so no table is
+-- built per entry.
+local function addEntry(reply, n, entry, rank, metadata)
   if not entry then
-    for _, field in ipairs({ '', 0, '', '', '' }) do table.insert(reply, field) end
+    reply[n + 1], reply[n + 2], reply[n + 3], reply[n + 4], reply[n + 5] = '', 0, '', '', ''
     return
   end
   local score, tiebreakers, at = entryFields(entry)
-  for _, field in ipairs({ score, rank, metadata, tiebreakers, at }) do table.insert(reply, field) end
+  reply[n + 1], reply[n + 2], reply[n + 3], reply[n + 4], reply[n + 5] = score, rank, metadata, tiebreakers, at
 end
 
 -- How a ranking lists entries of equal rank: by member, descending on plain 'desc' rankings.
@@ -37,7 +39,7 @@ if view == 'hidden' then
   local reply = { 0, tonumber(liveSeason(KEYS[2])), tiesListed(E) }
   for i = 4, #ARGV do
     local stored = redis.call('HGET', KEYS[1], ARGV[i])
-    addEntry(reply, stored and fromStoredForm(E, stored), 0, '')
+    addEntry(reply, 3 + 5 * (i - 4), stored and fromStoredForm(E, stored), 0, '')
   end
   return reply
 end
@@ -45,9 +47,10 @@ end
 local E, metadataKey, season = seasonEntries(ARGV[2], ARGV[1], view)
 if not E then return -1 end
 local metadata = metadataOf(metadataKey, view == 'players', ARGV, 4, 1)
-local reply = { redis.call('ZCARD', E.ranking), tonumber(season), tiesListed(E) }
+local size = redis.call('ZCARD', E.ranking)
+local reply = { size, tonumber(season), tiesListed(E) }
 for i = 4, #ARGV do
   local entry = entryOf(E, ARGV[i])
-  addEntry(reply, entry, entry and rankOfEntry(E, ARGV[i], entry), metadata[i - 3])
+  addEntry(reply, 3 + 5 * (i - 4), entry, entry and rankOfEntry(E, ARGV[i], entry, size), metadata[i - 3])
 end
 return reply

@@ -164,16 +164,18 @@ end
 -- Competition rank on a plain ranking: 1 + the number of strictly better scores. Both counts
 -- start at the lowest score: ZCOUNT walks the skiplist to each end of its range, and the low end
 -- is the list's head, while a range up to +inf walks on to its tail (about a third cheaper at 1M).
-local function scoreRank(key, score, order)
+-- `size`, the ranking's ZCARD when the caller has it, spares a call per rank of a list.
+local function scoreRank(key, score, order, size)
   if order == 'asc' then
     return redis.call('ZCOUNT', key, '-inf', '(' .. score) + 1
   end
-  return redis.call('ZCARD', key) - redis.call('ZCOUNT', key, '-inf', score) + 1
+  return (size or redis.call('ZCARD', key)) - redis.call('ZCOUNT', key, '-inf', score) + 1
 end
 
--- The rank an entry has (or would have, were it in the ranking) by the board's tie rule.
-local function rankOfEntry(E, player, entry)
-  if not E.keyed then return scoreRank(E.ranking, entry.text or exact(entry.score), E.order) end
+-- The rank an entry has (or would have, were it in the ranking) by the board's tie rule; `size`
+-- as scoreRank takes it.
+local function rankOfEntry(E, player, entry, size)
+  if not E.keyed then return scoreRank(E.ranking, entry.text or exact(entry.score), E.order, size) end
   if E.earliest then
     return redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, entry) .. player) + 1
   end
@@ -193,9 +195,13 @@ end
 -- The fields a reply gives of an entry: score, tiebreakers (comma-separated, '' for none), achieved
 -- at (ms, '' for none). Every number exact.
 local function entryFields(entry)
-  local tiebreakers = {}
-  for i, value in ipairs(entry.tiebreakers or {}) do tiebreakers[i] = exact(value) end
-  return entry.text or exact(entry.score), table.concat(tiebreakers, ','), entry.at and string.format('%.0f', entry.at) or ''
+  local tiebreakers = ''
+  if entry.tiebreakers and #entry.tiebreakers > 0 then
+    local texts = {}
+    for i, value in ipairs(entry.tiebreakers) do texts[i] = exact(value) end
+    tiebreakers = table.concat(texts, ',')
+  end
+  return entry.text or exact(entry.score), tiebreakers, entry.at and string.format('%.0f', entry.at) or ''
 end
 
 -- Entries start..stop (0-based positions, best first) as a list of { player, entry, rank }.
