@@ -367,11 +367,14 @@ export class Rankings {
 function rowsOf(reply: (string | number)[], start: number): RankedEntry[] {
   const entries: RankedEntry[] = [];
   for (let i = 1; i < reply.length; i += 6) {
+    // One literal, no spread: see scoresOf.
+    const { tiebreakers, achievedAt } = entryExtras(reply[i + 3]!, reply[i + 4]!);
     entries.push({
       id: String(reply[i]),
       score: String(reply[i + 1]),
       metadata: String(reply[i + 2]),
-      ...entryExtras(reply[i + 3]!, reply[i + 4]!),
+      tiebreakers,
+      achievedAt,
       rank: Number(reply[i + 5]),
       position: start + entries.length,
     });

@@ -6,7 +6,7 @@ import { storable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import { generatedDisplayName } from './display-names.js';
 import type { AliasStore } from './alias-store.js';
-import type { Player, PlayerStore } from './player-store.js';
+import type { Player, PlayerStore, ProfileRow } from './player-store.js';
 import type { ClanStore } from '../clans/clan-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
@@ -38,9 +38,9 @@ export class PlayerService {
   // Cache misses of concurrent requests are looked up together: under load, one query per event-loop
   // turn instead of one per request (the pool's round trips and PostgreSQL's per-query work dominate
   // a primary-key lookup).
-  private readonly misses = new DataLoader<string, Player | null>(
+  private readonly misses = new DataLoader<string, ProfileRow | null>(
     async (ids) => {
-      const found = new Map((await this.deps.store.findMany([...ids])).map((player) => [player.id, player]));
+      const found = new Map((await this.deps.store.findProfiles([...ids])).map((player) => [player.id, player]));
       return ids.map((id) => found.get(id) ?? null);
     },
     { cache: false, batchScheduleFn: (load) => setImmediate(load), maxBatchSize: 1000 },
@@ -176,7 +176,7 @@ export class PlayerService {
         throw new NotFoundError('clan_not_found', `This game has no clan '${changes.clanId}'.`);
       }
       // What the audit entry compares with: read under the player's lock, only for the fields asked to change.
-      const nameBefore = changes.displayName !== undefined ? (await store.in(client).findMany([playerId]))[0]!.displayName : undefined;
+      const nameBefore = changes.displayName !== undefined ? (await store.in(client).findProfiles([playerId]))[0]!.displayName : undefined;
       const aliasesBefore = changes.aliases ? await aliases.in(client).of(playerId) : {};
       const changed = (await store.in(client).update(gameId, playerId, changes))!;
       if (changes.aliases && !(await aliases.in(client).set(gameId, playerId, changes.aliases))) {
@@ -232,7 +232,7 @@ function changedFields(
   return details;
 }
 
-export function profile(player: Player): PlayerProfile {
+export function profile(player: ProfileRow): PlayerProfile {
   return {
     id: player.id,
     gameId: player.gameId,

@@ -31,6 +31,9 @@ const toPlayer = (row: PlayerRow): Player => ({
   createdAt: row.created_at,
 });
 
+/** The columns of a player that reads show. */
+export type ProfileRow = Pick<Player, 'id' | 'gameId' | 'displayName' | 'clanId'>;
+
 const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason, created_at';
 
 export class PlayerStore {
@@ -68,16 +71,20 @@ export class PlayerStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
-  async findMany(ids: string[]): Promise<Player[]> {
+  /**
+   * What reads show of the given players (any game): id, game, name and clan. Not the whole row: a
+   * page of 100 would parse 200 dates it never shows (about 5% of its API CPU in a profile).
+   */
+  async findProfiles(ids: string[]): Promise<ProfileRow[]> {
     const lookups = ids.filter(storable);
     if (lookups.length === 0) return [];
     // Named, so each pooled connection plans it once: the hottest query of the read paths.
-    const { rows } = await this.db.query<PlayerRow>({
-      name: 'players-find-many',
-      text: `SELECT ${COLUMNS} FROM players WHERE id = ANY($1::text[])`,
+    const { rows } = await this.db.query<{ id: string; game_id: string; display_name: string | null; clan_id: string | null }>({
+      name: 'players-find-profiles',
+      text: 'SELECT id, game_id, display_name, clan_id FROM players WHERE id = ANY($1::text[])',
       values: [lookups],
     });
-    return rows.map(toPlayer);
+    return rows.map((row) => ({ id: row.id, gameId: row.game_id, displayName: row.display_name, clanId: row.clan_id }));
   }
 
   /** The game's players holding the given alias ids of one type, each with the alias id it holds. */
