@@ -137,10 +137,11 @@ async function usualScenarios(
   seeded: SeededGame,
 ): Promise<void> {
   let worker = await startWorker(setup);
+  const rungBoards = { main: seeded.boards[BOARDS.main]!.internalId, server: BOARDS.server.map((id) => seeded.boards[id]!.internalId) };
   // The ceiling right before the service with the same process count: the machine's speed drifts.
   for (const processes of [1, 2]) {
     log(`Bare Express 5, ${processes} process(es)`);
-    await barePhase(setup, options, ctx, results, processes, worker, seeded.boards[BOARDS.main]!.internalId);
+    await barePhase(setup, options, ctx, results, processes, worker, rungBoards);
     log(`Service, ${processes} API process(es), worker apart`);
     await apiPhase(setup, options, ctx, results, processes, worker);
   }

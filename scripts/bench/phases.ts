@@ -5,7 +5,7 @@ import { stop, type Started } from './processes.js';
 import type { BenchResults } from './results.js';
 import { createThirdPartyKey } from './third-party-key.js';
 import { BARE_SCENARIOS, selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
-import { startApi, startBare, type ServiceSetup } from './service.js';
+import { startApi, startBare, type RungBoards, type ServiceSetup } from './service.js';
 import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
 
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
@@ -14,8 +14,9 @@ const variantTiming = (options: BenchOptions) => (options.quick ? { ...timing(op
 
 /**
  * The ceiling: the bare app's GET and POST with `processes` processes; then the rungs on
- * `reportBoard` (internal id), the bare GET plus the rank read script and the bare POST plus the
- * report script, which split the record read's and report_score's costs into Redis's and the API's.
+ * `rungBoards`, each scenario's Redis scripts and PostgreSQL query without the API's layers (the
+ * bare GET plus the rank read script, the bare POST plus the report script, …), which split each
+ * scenario's cost into what the design needs and what the API adds.
  */
 export async function barePhase(
   setup: ServiceSetup,
@@ -24,9 +25,9 @@ export async function barePhase(
   results: BenchResults,
   processes: number,
   worker: Started,
-  reportBoard: number,
+  rungBoards: RungBoards,
 ): Promise<void> {
-  const bare = await startBare(setup, processes, reportBoard);
+  const bare = await startBare(setup, processes, rungBoards);
   try {
     for (const scenario of BARE_SCENARIOS) {
       results.runs.push(

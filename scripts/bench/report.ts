@@ -3,8 +3,8 @@ import path from 'node:path';
 import { METADATA_BYTES } from './fixtures.js';
 import type { MemoryFigures } from './redis-figures.js';
 import { median } from './median.js';
-import { bareFor, clusterPairs, type BenchResults } from './results.js';
-import { BARE_RANK_LABEL, BARE_REPORT_LABEL } from './scenarios.js';
+import { bareFor, clusterPairs, rungFor, type BenchResults } from './results.js';
+import { RUNGS } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
@@ -89,28 +89,33 @@ function serviceSections(results: BenchResults): string[] {
       'p99 ms',
       'errors',
       'vs bare (same method)',
+      'vs its rung',
       'p99 vs bare',
       'server CPU us/req',
       'peak RSS MB',
       'worker CPU (cores)',
       'other work (cores)',
     ]),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const run of results.runs) {
     if (run.missing) {
-      lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
+      lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '', '']));
       continue;
     }
-    const bare =
-      run.target === 'api' || run.label === BARE_REPORT_LABEL || run.label === BARE_RANK_LABEL ? bareFor(results, run) : undefined;
+    const isRung = Object.values(RUNGS).includes(run.label);
+    const bare = run.target === 'api' || isRung ? bareFor(results, run) : undefined;
     const ratio = bare ? `${Math.round((run.rps / bare.rps) * 100)}% of ${run.method}` : '';
+    const rung = run.target === 'api' ? rungFor(results, run) : undefined;
+    const ofRung = rung ? `${Math.round((run.rps / rung.rps) * 100)}%` : '';
     const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
     const rss = run.rssMb ? num(run.rssMb) : '';
     const others = run.otherCores === undefined ? '' : run.otherCores.toFixed(2);
     const cpu = run.cpuMicros === undefined ? '' : num(run.cpuMicros);
     const worker = run.workerCores === undefined ? '' : run.workerCores.toFixed(2);
-    lines.push(row([run.label, run.processes, num(run.rps), run.p50, run.p99, num(run.errors), ratio, p99, cpu, rss, worker, others]));
+    lines.push(
+      row([run.label, run.processes, num(run.rps), run.p50, run.p99, num(run.errors), ratio, ofRung, p99, cpu, rss, worker, others]),
+    );
   }
 
   lines.push('', '## Worker', '', row(['figure', 'value']), row(['---', '---']));

@@ -9,7 +9,7 @@ import type { ComparisonResults } from './compare.js';
 import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
 import type { TieFigures } from './ties-figures.js';
-import { BARE_GET_LABEL, BARE_POST_LABEL } from './scenarios.js';
+import { BARE_GET_LABEL, BARE_POST_LABEL, RUNGS } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
 export interface BenchResults {
@@ -77,6 +77,12 @@ export function emptyResults(options: BenchOptions): BenchResults {
 export function bareFor(results: BenchResults, run: { method: string; processes: number }): ScenarioRun | undefined {
   const label = run.method === 'GET' ? BARE_GET_LABEL : BARE_POST_LABEL;
   return results.runs.find((r) => r.target === 'bare' && r.label === label && r.processes === run.processes);
+}
+
+/** The scenario's rung (the bare app making the same Redis and PostgreSQL calls) at the same process count, if measured. */
+export function rungFor(results: BenchResults, run: { label: string; processes: number }): ScenarioRun | undefined {
+  const label = RUNGS[run.label];
+  return results.runs.find((r) => r.target === 'bare' && r.label === label && r.processes === run.processes && !r.missing);
 }
 
 export function apiRun(results: BenchResults, label: string, processes: number): ScenarioRun | undefined {

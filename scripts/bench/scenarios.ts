@@ -18,6 +18,9 @@ export type ScenarioKind =
   | 'bare-post'
   | 'bare-rank'
   | 'bare-report'
+  | 'bare-page'
+  | 'bare-around'
+  | 'bare-batch'
   | 'report'
   | RuleKind
   | 'server-batch'
@@ -110,16 +113,35 @@ export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_GET_LABEL = 'bare JSON GET';
 export const BARE_POST_LABEL = 'bare JSON POST';
-/** Not ceilings: the bare POST plus the report script and the bare GET plus a rank read, to tell Redis's share from the API's. */
-export const BARE_REPORT_LABEL = 'bare POST + report script';
-export const BARE_RANK_LABEL = 'bare GET + rank read script';
+/**
+ * The rungs: the bare GET or POST plus the Redis scripts (and PostgreSQL query) a scenario's design
+ * needs, answering a body of the same shape. A scenario's ceiling on this machine: the gap to it is
+ * what the API's own layers cost, the gap below it what Redis and PostgreSQL do.
+ */
+export const BARE_REPORT_LABEL = 'rung: bare POST + report script';
+export const BARE_RANK_LABEL = 'rung: bare GET + rank read script';
+export const BARE_PAGE_LABEL = 'rung: bare GET + page script + names query';
+export const BARE_AROUND_LABEL = 'rung: bare GET + around script + names query';
+export const BARE_BATCH_LABEL = 'rung: bare POST + player query + 5 report scripts';
 
 export const BARE_SCENARIOS: Scenario[] = [
   { label: BARE_GET_LABEL, kind: 'bare-get', method: 'GET', board: '' },
   { label: BARE_POST_LABEL, kind: 'bare-post', method: 'POST', board: '' },
   { label: BARE_RANK_LABEL, kind: 'bare-rank', method: 'GET', board: BOARDS.main },
   { label: BARE_REPORT_LABEL, kind: 'bare-report', method: 'POST', board: BOARDS.main },
+  { label: BARE_PAGE_LABEL, kind: 'bare-page', method: 'GET', board: BOARDS.main },
+  { label: BARE_AROUND_LABEL, kind: 'bare-around', method: 'GET', board: BOARDS.main },
+  { label: BARE_BATCH_LABEL, kind: 'bare-batch', method: 'POST', board: '' },
 ];
+
+/** Each service scenario's rung, by label. */
+export const RUNGS: Readonly<Record<string, string>> = {
+  [REPORT_LABEL]: BARE_REPORT_LABEL,
+  'player record read': BARE_RANK_LABEL,
+  'third-party page of 100': BARE_PAGE_LABEL,
+  around_me: BARE_AROUND_LABEL,
+  'server report_scores (5 boards)': BARE_BATCH_LABEL,
+};
 
 const TOKEN_POOL = 100_000;
 const json = { 'content-type': 'application/json' };
@@ -149,6 +171,17 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
       return () => ({ method: 'GET', path: `/bare/rank/${player()}`, headers: {} });
     case 'bare-report':
       return () => ({ method: 'POST', path: '/bare/report', headers: json, body: JSON.stringify({ player_id: player(), score: score() }) });
+    case 'bare-page':
+      return () => ({ method: 'GET', path: `/bare/page?offset=${randomBelow(Math.max(1, range - 100))}`, headers: {} });
+    case 'bare-around':
+      return () => ({ method: 'GET', path: `/bare/around/${player()}`, headers: {} });
+    case 'bare-batch':
+      return () => ({
+        method: 'POST',
+        path: '/bare/batch',
+        headers: json,
+        body: JSON.stringify({ player_id: player(), scores: BOARDS.server.map(score), leaderboard_ids: BOARDS.server }),
+      });
     case 'report':
     case 'report-latest':
     case 'report-sum':

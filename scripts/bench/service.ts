@@ -71,14 +71,26 @@ export async function startWorker(setup: ServiceSetup, name = 'worker'): Promise
   return worker;
 }
 
-/** The bare app; with `reportBoard` (an internal id) it also serves the rungs (the engine's scripts alone) on that board. */
-export async function startBare(setup: ServiceSetup, processes: number, reportBoard?: number): Promise<Started> {
+/** Internal ids of the boards the rungs read and write: the main board and the server batch's boards. */
+export interface RungBoards {
+  main: number;
+  server: number[];
+}
+
+/** The bare app; with `rungBoards` it also serves the rungs (the engine's scripts alone) on those boards. */
+export async function startBare(setup: ServiceSetup, processes: number, rungBoards?: RungBoards): Promise<Started> {
   const env = {
     ...process.env,
     NODE_ENV: 'production',
     BARE_PORT: String(setup.barePort),
     BARE_PROCESSES: String(processes),
-    ...(reportBoard !== undefined && { BARE_REPORT_BOARD: String(reportBoard), REDIS_URL: setup.redisUrl, REDIS_KEY_PREFIX: BENCH_PREFIX }),
+    ...(rungBoards && {
+      BARE_REPORT_BOARD: String(rungBoards.main),
+      BARE_SERVER_BOARDS: rungBoards.server.join(','),
+      REDIS_URL: setup.redisUrl,
+      REDIS_KEY_PREFIX: BENCH_PREFIX,
+      DATABASE_URL: setup.databaseUrl,
+    }),
   };
   const bare = startNode(`bare x${processes}`, [dist('scripts', 'bench', 'bare-app.js')], env, logFile(setup, `bare-${processes}`));
   await waitForHttp(`http://127.0.0.1:${setup.barePort}/healthz`, bare);

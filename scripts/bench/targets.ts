@@ -1,6 +1,6 @@
 import { median } from './median.js';
-import { apiRun, bareFor, clusterPairs, type BenchResults } from './results.js';
-import { BARE_RANK_LABEL, BARE_REPORT_LABEL, REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
+import { apiRun, bareFor, clusterPairs, rungFor, type BenchResults } from './results.js';
+import { REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
 import { tieRatios } from './ties-figures.js';
@@ -31,11 +31,20 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     const target = `${label} >= ${pct(minimum)} of bare ${run?.method ?? ''} req/s (${processesLabel(processes)})`;
     if (!run || !bare || run.missing) return check(target, run?.missing ? 'endpoint missing' : 'not measured', undefined);
     const r = run.rps / bare.rps;
-    // The rung between, for the scenarios that have one: how far the Redis script alone (no API layers) gets.
-    const rungLabel = { 'client report_score': BARE_REPORT_LABEL, 'player record read': BARE_RANK_LABEL }[label];
-    const rung = results.runs.find((x) => x.label === rungLabel && x.processes === processes && !x.missing);
-    const split = rung ? `; ${rungLabel} alone ${pct(rung.rps / bare.rps)}` : '';
+    // The rung between: how far the design's own Redis and PostgreSQL calls (no API layers) get.
+    const rung = rungFor(results, run);
+    const split = rung ? `; its rung alone ${pct(rung.rps / bare.rps)}` : '';
     return check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(bare.rps)}${split})`, r >= minimum);
+  };
+  // Against its rung: what the API's own layers (credentials, validation, lookups, views, logging) cost.
+  const rungRatio = (label: string, processes: number, minimum: number) => {
+    const run = apiRun(results, label, processes);
+    const rung = run && rungFor(results, run);
+    const target = `${label} >= ${pct(minimum)} of its rung's req/s (${processesLabel(processes)})`;
+    if (!run || !rung || run.missing) return check(target, run?.missing ? 'endpoint missing' : 'not measured', undefined);
+    const r = run.rps / rung.rps;
+    const cpu = run.cpuMicros && rung.cpuMicros ? `; CPU ${Math.round(run.cpuMicros)} vs ${Math.round(rung.cpuMicros)} us/req` : '';
+    return check(target, `${pct(r)} (${Math.round(run.rps)} vs ${Math.round(rung.rps)}${cpu})`, r >= minimum);
   };
   const p99 = (processes: number) => {
     const run = apiRun(results, 'client report_score', processes);
@@ -46,6 +55,13 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   };
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
+  checks.push(
+    rungRatio(REPORT_LABEL, 1, 0.9),
+    rungRatio('player record read', 1, 0.9),
+    rungRatio('third-party page of 100', 1, 0.8),
+    rungRatio('around_me', 1, 0.8),
+    rungRatio('server report_scores (5 boards)', 1, 0.8),
+  );
   checks.push(...variantChecks(results));
 
   checks.push(
