@@ -86,11 +86,23 @@ if (cluster.isPrimary && processes > 1) {
       if (queued.length > 0) await marks.requestJobs(queued);
       return outcomes;
     };
-    // And the GET rung: a player's rank read (the record's script), without auth, lookups and views.
+    // The record's rung: the rank read script and the player's name (a random player of 1M is not
+    // in the service's cache either), together, without auth, cached lookups and views.
     app.get('/bare/rank/:player_id', async (req, res) => {
-      const { total, entries } = (await rankings.scoresOf(ranked, 'players', [req.params.player_id]))!;
-      const entry = entries[0];
-      res.json({ player_id: req.params.player_id, score: entry ? Number(entry.score) : null, rank: entry?.rank ?? null, total });
+      const id = req.params.player_id;
+      const [read, player] = await Promise.all([rankings.scoresOf(ranked, 'players', [id]), names.load(id)]);
+      const entry = read!.entries[0];
+      res.json({
+        leaderboard_id: 'main',
+        player_id: id,
+        display_name: player?.displayName ?? null,
+        avatar_url: avatar(id),
+        clan_id: player?.clanId ?? null,
+        score: entry ? Number(entry.score) : null,
+        rank: entry?.rank ?? null,
+        total: read!.total,
+        metadata: null,
+      });
     });
     app.post('/bare/report', express.json(), async (req, res) => {
       const { player_id: player, score } = req.body as { player_id: string; score: number };

@@ -119,7 +119,7 @@ export const BARE_POST_LABEL = 'bare JSON POST';
  * what the API's own layers cost, the gap below it what Redis and PostgreSQL do.
  */
 export const BARE_REPORT_LABEL = 'rung: bare POST + report script';
-export const BARE_RANK_LABEL = 'rung: bare GET + rank read script';
+export const BARE_RANK_LABEL = 'rung: bare GET + rank read script + name query';
 export const BARE_PAGE_LABEL = 'rung: bare GET + page script + names query';
 export const BARE_AROUND_LABEL = 'rung: bare GET + around script + names query';
 export const BARE_BATCH_LABEL = 'rung: bare POST + player query + 5 report scripts';
