@@ -61,24 +61,25 @@ if (cluster.isPrimary && processes > 1) {
     const ranked = rankedBoard(Number(board));
     const serverBoards = (process.env.BARE_SERVER_BOARDS ?? '').split(',').filter(Boolean).map(Number).map(rankedBoard);
     const avatar = (id: string) => `${config.baseUrl}/api/v1/users/${encodeURIComponent(id)}/avatar.png`;
-    // Entries as the service shows them: the range read's rows and their players' names.
+    // Entries as the service shows them: the range read's rows and their players' names (a loop, as
+    // the service builds its rows: flatMap would cost the rung more than the service).
     const shown = async (entries: RankedEntry[]) => {
       const found = await Promise.all(entries.map((e) => names.load(e.id)));
-      return entries.flatMap((e, i) => {
+      const rows = [];
+      for (const [i, e] of entries.entries()) {
         const player = found[i];
-        if (!player) return [];
-        return [
-          {
-            player_id: e.id,
-            display_name: player.displayName,
-            avatar_url: avatar(e.id),
-            clan_id: player.clanId,
-            score: Number(e.score),
-            rank: e.rank,
-            metadata: e.metadata === '' ? null : (JSON.parse(e.metadata) as object),
-          },
-        ];
-      });
+        if (!player) continue;
+        rows.push({
+          player_id: e.id,
+          display_name: player.displayName,
+          avatar_url: avatar(e.id),
+          clan_id: player.clanId,
+          score: Number(e.score),
+          rank: e.rank,
+          metadata: e.metadata === '' ? null : (JSON.parse(e.metadata) as object),
+        });
+      }
+      return rows;
     };
     const report = async (boards: ReturnType<typeof rankedBoard>[], player: string, scores: number[]) => {
       const outcomes = await Promise.all(boards.map((b, i) => rankings.report(b, player, scores[i]!)));

@@ -49,6 +49,8 @@ export interface Scenario {
   boards?: number;
   /** Reads of this season (`season=N`) instead of the current one. */
   season?: number;
+  /** Its rung's label: the bare app making the calls this scenario's design needs (BARE_SCENARIOS). */
+  rung?: string;
   /**
    * A variant of `client report_score` judged against it (a score rule, metadata, an Idempotency-Key):
    * run with 1 API process only, right after it, and shorter under --quick.
@@ -65,13 +67,26 @@ export interface BuiltRequest {
 
 export const REPORT_LABEL = 'client report_score';
 
+export const BARE_GET_LABEL = 'bare JSON GET';
+export const BARE_POST_LABEL = 'bare JSON POST';
+/**
+ * The rungs: the bare GET or POST plus the Redis scripts (and PostgreSQL query) a scenario's design
+ * needs, answering a body of the same shape. A scenario's ceiling on this machine: the gap to it is
+ * what the API's own layers cost, the gap below it what Redis and PostgreSQL do.
+ */
+export const BARE_REPORT_LABEL = 'rung: bare POST + report script';
+export const BARE_RANK_LABEL = 'rung: bare GET + rank read script + name query';
+export const BARE_PAGE_LABEL = 'rung: bare GET + page script + names query';
+export const BARE_AROUND_LABEL = 'rung: bare GET + around script + names query';
+export const BARE_BATCH_LABEL = 'rung: bare POST + player query + 5 report scripts';
+
 /**
  * The scenarios every API run drives, in order; report_score first so its worker figures are clean,
  * then its variants, each on a board holding every player as the main board does (the Idempotency-Key
  * one on the main board itself: only the header differs).
  */
 export const SERVICE_SCENARIOS: Scenario[] = [
-  { label: REPORT_LABEL, kind: 'report', method: 'POST', board: BOARDS.main },
+  { label: REPORT_LABEL, kind: 'report', method: 'POST', board: BOARDS.main, rung: BARE_REPORT_LABEL },
   { label: `${REPORT_LABEL}, latest board`, kind: 'report-latest', method: 'POST', board: BOARDS.latest, variant: true },
   { label: `${REPORT_LABEL}, sum board`, kind: 'report-sum', method: 'POST', board: BOARDS.sum, variant: true },
   {
@@ -82,10 +97,10 @@ export const SERVICE_SCENARIOS: Scenario[] = [
     variant: true,
   },
   { label: `${REPORT_LABEL}, Idempotency-Key`, kind: 'report-keyed', method: 'POST', board: BOARDS.main, variant: true },
-  { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '' },
-  { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main },
-  { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
-  { label: 'around_me', kind: 'around-me', method: 'GET', board: BOARDS.main },
+  { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '', rung: BARE_BATCH_LABEL },
+  { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main, rung: BARE_RANK_LABEL },
+  { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main, rung: BARE_PAGE_LABEL },
+  { label: 'around_me', kind: 'around-me', method: 'GET', board: BOARDS.main, rung: BARE_AROUND_LABEL },
   { label: 'web page', kind: 'page', method: 'GET', board: BOARDS.main },
   { label: 'avatar', kind: 'avatar', method: 'GET', board: BOARDS.main },
 ];
@@ -111,19 +126,6 @@ export function selectScenarios(only: string[], processes: number, variants: boo
 export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
-export const BARE_GET_LABEL = 'bare JSON GET';
-export const BARE_POST_LABEL = 'bare JSON POST';
-/**
- * The rungs: the bare GET or POST plus the Redis scripts (and PostgreSQL query) a scenario's design
- * needs, answering a body of the same shape. A scenario's ceiling on this machine: the gap to it is
- * what the API's own layers cost, the gap below it what Redis and PostgreSQL do.
- */
-export const BARE_REPORT_LABEL = 'rung: bare POST + report script';
-export const BARE_RANK_LABEL = 'rung: bare GET + rank read script + name query';
-export const BARE_PAGE_LABEL = 'rung: bare GET + page script + names query';
-export const BARE_AROUND_LABEL = 'rung: bare GET + around script + names query';
-export const BARE_BATCH_LABEL = 'rung: bare POST + player query + 5 report scripts';
-
 export const BARE_SCENARIOS: Scenario[] = [
   { label: BARE_GET_LABEL, kind: 'bare-get', method: 'GET', board: '' },
   { label: BARE_POST_LABEL, kind: 'bare-post', method: 'POST', board: '' },
@@ -134,14 +136,10 @@ export const BARE_SCENARIOS: Scenario[] = [
   { label: BARE_BATCH_LABEL, kind: 'bare-batch', method: 'POST', board: '' },
 ];
 
-/** Each service scenario's rung, by label. */
-export const RUNGS: Readonly<Record<string, string>> = {
-  [REPORT_LABEL]: BARE_REPORT_LABEL,
-  'player record read': BARE_RANK_LABEL,
-  'third-party page of 100': BARE_PAGE_LABEL,
-  around_me: BARE_AROUND_LABEL,
-  'server report_scores (5 boards)': BARE_BATCH_LABEL,
-};
+/** Each service scenario's rung, by the scenario's label. */
+export const RUNGS: Readonly<Record<string, string>> = Object.fromEntries(
+  SERVICE_SCENARIOS.flatMap((s) => (s.rung ? [[s.label, s.rung]] : [])),
+);
 
 const TOKEN_POOL = 100_000;
 const json = { 'content-type': 'application/json' };
