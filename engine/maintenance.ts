@@ -95,6 +95,11 @@ export class Maintenance {
     return this.deps.reconciler.reconcileAll();
   }
 
+  /** The worker's clan recount: once per `intervalMs` over every worker; undefined when another ran it within the interval. */
+  reconcileClansOncePer(intervalMs: number): Promise<number | undefined> {
+    return this.deps.reconciler.reconcileAllOncePer(intervalMs);
+  }
+
   /** Deletes audit entries older than AUDIT_RETENTION_DAYS (by `now`); the number deleted. */
   async pruneAuditLog(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.deps.auditRetentionDays * 86_400_000);

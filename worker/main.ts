@@ -18,6 +18,8 @@ const SWEEP_INTERVAL_MS = 2000;
 const REBUILD_INTERVAL_MS = 500;
 /** Scheduled resets are looked for this often, so each happens within a second or so of its time. */
 const SCHEDULER_INTERVAL_MS = 1000;
+/** How often a worker looks whether the fleet's clan recount is due (it runs once per RECONCILE_INTERVAL_SECONDS). */
+const RECONCILE_CHECK_MS = 60_000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
 const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
@@ -115,9 +117,11 @@ async function main(): Promise<void> {
   const scheduler = every(SCHEDULER_INTERVAL_MS, 'scheduled resets', logger, () => engine.seasons.runDueResets());
 
   // Clan totals are moved by deltas; a scheduled recount repairs any drift (floating-point included).
-  const reconciler = every(config.reconcileIntervalSeconds * 1000, 'clan reconciliation', logger, async () => {
-    const repairs = await engine.maintenance.reconcileClans();
-    if (repairs > 0) logger.warn({ repairs }, 'clan totals reconciled');
+  // One recount per interval over all workers, so starting or adding workers does not repeat it.
+  const reconcileMs = config.reconcileIntervalSeconds * 1000;
+  const reconciler = every(Math.min(reconcileMs, RECONCILE_CHECK_MS), 'clan reconciliation', logger, async () => {
+    const repairs = await engine.maintenance.reconcileClansOncePer(reconcileMs);
+    if (repairs) logger.warn({ repairs }, 'clan totals reconciled');
   });
 
   // Old audit entries go in batches; several workers pruning at once only delete the same rows once.

@@ -39,6 +39,18 @@ export class ClanReconciler {
   }
 
   /**
+   * The worker's periodic recount, once per `intervalMs` over every worker: the first to claim the
+   * round runs it. A worker that starts (a restart, a scale-out) does not repeat the recount another
+   * ran within the interval; at 1M members one costs ~20 s of CPU (docs/performance.md). The number
+   * of repairs, or undefined when the round was already taken.
+   */
+  async reconcileAllOncePer(intervalMs: number): Promise<number | undefined> {
+    const { redis, prefix } = this.deps;
+    const claimed = await redis.set(lockKey(prefix, 'reconcile-round'), String(process.pid), 'PX', intervalMs, 'NX');
+    return claimed === 'OK' ? this.reconcileAll() : undefined;
+  }
+
+  /**
    * Atomic per player move and per clan recount (each one script in the leaderboard's slot), not as a
    * whole: reports between steps move totals by exact differences, and each recount reads the members'
    * best scores at its own instant, so no step can leave a total wrong. Returns the number of repairs.

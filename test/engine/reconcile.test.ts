@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectRoot } from '../../engine/paths.js';
-import { api, testStores } from '../helpers/context.js';
+import { lockKey } from '../../engine/live/keys.js';
+import { api, testEngine, testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, reportScore, signupMany, uniqueId } from '../helpers/fixtures.js';
 import { liveClanTotals } from '../helpers/persistence.js';
 
@@ -55,5 +56,34 @@ describe('clan total reconciliation', () => {
     // Memberships hold the clan's number on the board; clanIds names it.
     const memberNumber = await redis.hget(memberKey(board, players[5]!.playerId), players[5]!.playerId);
     expect((await redis.hgetall(keys.clanIds))[memberNumber!]).to.equal(beta);
+  });
+
+  it('when workers start one after another within the interval, then only the first recounts the clan totals', async function () {
+    this.timeout(30_000);
+    const game = await createGame();
+    const leaderboard = await createLeaderboard(game, { type: 'clan' });
+    const clan = uniqueId('clan');
+    await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
+    const [player] = await signupMany(game, 1);
+    await api().patch(`/api/v1/server/players/${player!.playerId}`).set('Secret-Key', game.secretKey).send({ clan_id: clan }).expect(200);
+    await reportScore(game, player!, leaderboard, 40).expect(200);
+    const board = await internalBoard(game, leaderboard);
+    const { redis, prefix, keys } = testStores();
+    const drift = () => redis.zadd(keys(board).clans, '999', clan);
+    const total = async () => Number(await redis.zscore(keys(board).clans, clan));
+    const { maintenance } = testEngine();
+    await redis.del(lockKey(prefix, 'reconcile-round')); // no worker has recounted yet
+
+    await drift();
+    expect(await maintenance.reconcileClansOncePer(1500)).to.be.at.least(1);
+    expect(await total()).to.equal(40);
+    // A second worker starting within the interval leaves the recount to the next round.
+    await drift();
+    expect(await maintenance.reconcileClansOncePer(1500)).to.equal(undefined);
+    expect(await total()).to.equal(999);
+    // Once the interval has passed, whichever worker looks first recounts.
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect(await maintenance.reconcileClansOncePer(1500)).to.be.at.least(1);
+    expect(await total()).to.equal(40);
   });
 });
