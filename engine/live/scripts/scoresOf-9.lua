@@ -47,10 +47,11 @@ end
 local E, metadataKey, season = seasonEntries(ARGV[2], ARGV[1], view)
 if not E then return -1 end
 local metadata = metadataOf(metadataKey, view == 'players', ARGV, 4, 1)
+local entries = entriesOfList(E, ARGV, 4)
 local size = redis.call('ZCARD', E.ranking)
 local reply = { size, tonumber(season), tiesListed(E) }
 for i = 4, #ARGV do
-  local entry = entryOf(E, ARGV[i])
+  local entry = entries[i - 3]
   addEntry(reply, 3 + 5 * (i - 4), entry, entry and rankOfEntry(E, ARGV[i], entry, size), metadata[i - 3])
 end
 return reply
