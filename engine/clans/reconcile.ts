@@ -57,14 +57,18 @@ export class ClanReconciler {
    */
   private async reconcile(board: Leaderboard): Promise<number> {
     const { clans, players, rankings } = this.deps;
-    const expected = new Map<string, string>();
-    for await (const page of players.clanMemberships(board.gameId)) for (const [player, clan] of page) expected.set(player, clan);
-
+    // PostgreSQL's memberships are compared a page at a time, each one struck off the live ones:
+    // what is left is live only. No map of every membership is built beside the live one, and no
+    // loop over a million of them holds the worker's event loop (persistence jobs share it).
     const live = await rankings.memberships(board);
-
     const moves: [string, string | null][] = [];
-    for (const [player, clan] of expected) if (live.get(player) !== clan) moves.push([player, clan]);
-    for (const player of live.keys()) if (!expected.has(player)) moves.push([player, null]);
+    for await (const page of players.clanMemberships(board.gameId)) {
+      for (const [player, clan] of page) {
+        if (live.get(player) !== clan) moves.push([player, clan]);
+        live.delete(player);
+      }
+    }
+    for (const player of live.keys()) moves.push([player, null]);
     if (moves.length > 0) await rankings.setClans(board, moves);
 
     let repairs = moves.length;

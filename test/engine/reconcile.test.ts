@@ -23,7 +23,7 @@ describe('clan total reconciliation', () => {
     const [alpha, beta] = [uniqueId('alpha'), uniqueId('beta')];
     for (const clan of [alpha, beta])
       await api().put(`/api/v1/server/clans/${clan}`).set('Secret-Key', game.secretKey).send({}).expect(201);
-    const players = await signupMany(game, 6);
+    const [stray, ...players] = await signupMany(game, 7);
     // Scores whose running sum drifts in binary floating point.
     const scores = [0.1, 0.2, 0.3, 0.7, 1.1, 2.2];
     for (const [i, player] of players.entries()) {
@@ -44,11 +44,14 @@ describe('clan total reconciliation', () => {
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .reduce((sum, [, score]) => sum + score, 0);
 
-    // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists.
+    // Drift: a wrong total, a member Redis believes is in the other clan, a clan that no longer exists,
+    // and a member of no clan.
     await redis.zadd(keys.clans, '999', alpha);
     const [alphaNumber] = (await redis.hget(keys.clanState, alpha))!.split(':');
     await redis.hset(memberKey(board, players[5]!.playerId), players[5]!.playerId, alphaNumber!);
     await redis.zadd(keys.clans, '5', 'ghost-clan');
+    // A membership Redis holds for a player in no clan at all.
+    await redis.hset(memberKey(board, stray!.playerId), stray!.playerId, alphaNumber!);
 
     expect(await runReconcile()).to.equal(0);
     const totals = await liveClanTotals(board);
@@ -56,6 +59,7 @@ describe('clan total reconciliation', () => {
     // Memberships hold the clan's number on the board; clanIds names it.
     const memberNumber = await redis.hget(memberKey(board, players[5]!.playerId), players[5]!.playerId);
     expect((await redis.hgetall(keys.clanIds))[memberNumber!]).to.equal(beta);
+    expect(await redis.hget(memberKey(board, stray!.playerId), stray!.playerId)).to.equal(null);
   });
 
   it('when workers start one after another within the interval, then only the first recounts the clan totals', async function () {
