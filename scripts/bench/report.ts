@@ -141,6 +141,21 @@ function serviceSections(results: BenchResults): string[] {
       ]),
     );
   }
+  const recount = results.worker.recount;
+  if (recount) {
+    lines.push(
+      row([
+        `clan recount of ${num(recount.members)} members, as the worker runs it: time, CPU, Redis commands`,
+        `${recount.seconds.toFixed(1)} s, ${recount.cpuSeconds.toFixed(1)} s of CPU, ${num(recount.redisCommands)} commands`,
+      ]),
+    );
+    lines.push(
+      row([
+        'longest event-loop stall during the recount / RSS growth',
+        `${num(recount.eventLoopMaxMs)} ms / ${num(recount.rssGrowthMb)} MB`,
+      ]),
+    );
+  }
   lines.push(row(['worker peak RSS', `${results.worker.peakRssMb.toFixed(0)} MB`]));
   for (const api of results.apiPeakRssMb)
     lines.push(row([`API peak RSS under load, largest process (${api.processes} processes)`, `${api.mb.toFixed(0)} MB`]));

@@ -1,6 +1,6 @@
 import type { AvatarSizeCost } from './avatar-figures.js';
 import type { ScenarioRun } from './load.js';
-import type { BacklogFigures } from './worker-figures.js';
+import type { BacklogFigures, RecountFigures } from './worker-figures.js';
 import type { IdempotencyCost, MemoryFigures, RankReadCost } from './redis-figures.js';
 import type { BenchOptions } from './options.js';
 import type { ManyBoardsFigures } from './many-boards.js';
@@ -22,6 +22,8 @@ export interface BenchResults {
   worker: {
     report: { processes: number; lagP50: number; lagP99: number; observations: number; maxPending: number; drainMs: number | null }[];
     backlog?: BacklogFigures;
+    /** One recount of every clan total, as a worker runs it every RECONCILE_INTERVAL_SECONDS. */
+    recount?: RecountFigures;
     peakRssMb: number;
   };
   apiPeakRssMb: { processes: number; mb: number }[];

@@ -169,6 +169,16 @@ function workerChecks(results: BenchResults): TargetCheck[] {
       backlog?.rate ? backlog.rate >= 15_000 : undefined,
     ),
   );
+  const recount = results.worker.recount;
+  if (recount) {
+    checks.push(
+      check(
+        `a clan recount holds the worker's event loop < 500 ms (${recount.members.toLocaleString('en-US')} members)`,
+        `${Math.round(recount.eventLoopMaxMs)} ms`,
+        recount.eventLoopMaxMs < 500,
+      ),
+    );
+  }
   for (const lag of results.worker.report) {
     const n = processesLabel(lag.processes);
     checks.push(

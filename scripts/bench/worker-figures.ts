@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
@@ -117,4 +119,47 @@ export async function backlogDrain(
   const rate =
     firstDrop && doneAt > firstDrop.at ? firstDrop.left / ((doneAt - firstDrop.at) / 1000) : initial / ((doneAt - spawned) / 1000);
   return { changes: initial, queueMs, totalMs: doneAt - spawned, rate };
+}
+
+export interface RecountFigures {
+  /** Members of the clan boards recounted (the seeded clan board holds every player). */
+  members: number;
+  seconds: number;
+  cpuSeconds: number;
+  redisCommands: number;
+  /** The longest the recount held the event loop, which a worker's persistence jobs share. */
+  eventLoopMaxMs: number;
+  rssGrowthMb: number;
+}
+
+/**
+ * One recount of every clan total, run in this process as a worker runs it (nothing drifted, so
+ * nothing is repaired): its time, CPU, Redis commands, longest event-loop stall and memory.
+ */
+export async function recountCost(engine: Engine, redis: Redis, members: number): Promise<RecountFigures> {
+  const processed = async () => Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+  const commandsBefore = await processed();
+  const cpu = process.cpuUsage();
+  const started = Date.now();
+  loop.enable();
+  try {
+    await engine.maintenance.reconcileClans();
+  } finally {
+    loop.disable();
+    clearInterval(sampler);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return {
+    members,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    redisCommands: (await processed()) - commandsBefore - 1, // less the INFO before it
+    eventLoopMaxMs: loop.max / 1e6,
+    rssGrowthMb: (rssPeak - rssBefore) / 1e6,
+  };
 }
