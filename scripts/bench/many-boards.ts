@@ -4,6 +4,7 @@ import type { BenchParts } from './engine-parts.js';
 import { runScenario, type ScenarioRun } from './load.js';
 import type { BenchOptions } from './options.js';
 import { peakRssMb, sleep, stop, type Started } from './processes.js';
+import { commandsProcessed } from './redis-figures.js';
 import type { ScenarioContext } from './scenarios.js';
 import { startApi, type ServiceSetup } from './service.js';
 import { lagQuantile, scrapeLag } from './worker-figures.js';
@@ -69,10 +70,9 @@ export async function manyBoardsFigures(
   try {
     await sleep(3000); // a sweep or two after start-up
     const idleSeconds = options.quick ? 5 : 20;
-    const processed = async () => Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
-    const before = await processed();
+    const before = await commandsProcessed(redis);
     await sleep(idleSeconds * 1000);
-    const idleCommandsPerSecond = ((await processed()) - before - 1) / idleSeconds; // less this INFO itself
+    const idleCommandsPerSecond = ((await commandsProcessed(redis)) - before - 1) / idleSeconds; // less this INFO itself
 
     const timing = { duration: options.duration, warmup: options.warmup, connections: 10 };
     const meta = { processes: 1, target: 'api' as const };

@@ -4,6 +4,11 @@ import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js
 import type { BenchParts } from './engine-parts.js';
 import { randomBelow, playerId } from './fixtures.js';
 
+/** Redis's count of commands processed so far (the INFO that reads it counts as one). */
+export async function commandsProcessed(redis: Redis): Promise<number> {
+  return Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
+}
+
 export interface MemoryFigures {
   entries: number;
   bytes: Record<string, number>;

@@ -5,6 +5,7 @@ import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js
 import type { BenchParts } from './engine-parts.js';
 import { REPORTED_SCORE_CEILING, playerId } from './fixtures.js';
 import { sleep } from './processes.js';
+import { commandsProcessed } from './redis-figures.js';
 
 /** Cumulative bucket counts of the worker's lag histogram, by upper bound in seconds. */
 export type LagBuckets = Map<number, number>;
@@ -137,12 +138,11 @@ export interface RecountFigures {
  * nothing is repaired): its time, CPU, Redis commands, longest event-loop stall and memory.
  */
 export async function recountCost(engine: Engine, redis: Redis, members: number): Promise<RecountFigures> {
-  const processed = async () => Number(/total_commands_processed:(\d+)/.exec(await redis.info('stats'))?.[1]);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   const rssBefore = process.memoryUsage().rss;
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
-  const commandsBefore = await processed();
+  const commandsBefore = await commandsProcessed(redis);
   const cpu = process.cpuUsage();
   const started = Date.now();
   loop.enable();
@@ -158,7 +158,7 @@ export async function recountCost(engine: Engine, redis: Redis, members: number)
     members,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
-    redisCommands: (await processed()) - commandsBefore - 1, // less the INFO before it
+    redisCommands: (await commandsProcessed(redis)) - commandsBefore - 1, // less the INFO before it
     eventLoopMaxMs: loop.max / 1e6,
     rssGrowthMb: (rssPeak - rssBefore) / 1e6,
   };
