@@ -41,6 +41,9 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
     TOKEN_SECRET: setup.tokenSecret,
     WORKER_METRICS_PORT: String(setup.workerMetricsPort),
     DEMO_GAME: '0',
+    // The recount's cost is measured on its own (recountCost); a periodic one falling on another
+    // scenario would be measured as that scenario's. Workers still recount once at start.
+    RECONCILE_INTERVAL_SECONDS: '86400',
     // Limits are off so they measure nothing but the service's own work.
     RATE_LIMIT_SIGNUPS_PER_IP_PER_MINUTE: '0',
     RATE_LIMIT_REPORTS_PER_PLAYER_PER_SECOND: '0',
