@@ -114,23 +114,6 @@ local function entryOf(E, player)
   return key and decodeSortKey(E, key) or nil
 end
 
--- The entries of list[first..], false where a player has none: one call per 1,000 players (ZMSCORE,
--- or HMGET of the sort keys), not one each, since a call costs Redis about what a skiplist walk does.
-local function entriesOfList(E, list, first)
-  local entries = {}
-  for from = first, #list, 1000 do
-    local to = math.min(from + 999, #list)
-    local found = E.keyed and redis.call('HMGET', E.sortKeys, unpack(list, from, to))
-      or redis.call('ZMSCORE', E.ranking, unpack(list, from, to))
-    for i, value in ipairs(found) do
-      local entry = false
-      if value then entry = E.keyed and decodeSortKey(E, value) or { score = tonumber(value), text = value } end
-      entries[from - first + i] = entry
-    end
-  end
-  return entries
-end
-
 -- -1 when entry a is better than b, 1 when worse, 0 when equal on every column (time aside).
 local function compareEntries(E, a, b)
   local function by(x, y, higherIsBetter)
@@ -176,6 +159,21 @@ end
 local function fromStoredForm(E, stored)
   if not E.keyed then return { score = tonumber(stored), text = stored } end
   return decodeSortKey(E, stored)
+end
+
+-- The entries of list[first..], false where a player has none: one call per 1,000 players (ZMSCORE,
+-- or HMGET of the sort keys), not one each, since a call costs Redis about what a skiplist walk does.
+local function entriesOfList(E, list, first)
+  local entries = {}
+  for from = first, #list, 1000 do
+    local to = math.min(from + 999, #list)
+    local found = E.keyed and redis.call('HMGET', E.sortKeys, unpack(list, from, to))
+      or redis.call('ZMSCORE', E.ranking, unpack(list, from, to))
+    for i, value in ipairs(found) do
+      entries[from - first + i] = value and fromStoredForm(E, value)
+    end
+  end
+  return entries
 end
 
 -- Competition rank on a plain ranking: 1 + the number of strictly better scores. Both counts
