@@ -94,6 +94,8 @@ function playerOrder(board: OrderedBoard): { position: string; rank: string } {
  * Archived seasons in PostgreSQL. An archive is written once, in one transaction, with every
  * entry's position and competition rank computed there by window functions; every read of an
  * archived season is then a lookup on (leaderboard, season, position) or (leaderboard, season, id).
+ * Each read is a named statement whose generic plan PostgreSQL keeps (see `bound` and `entriesOf`):
+ * planning one took longer than running it (docs/performance.md, archived reads).
  */
 export class SeasonArchiveStore {
   constructor(private readonly db: Queryable) {}
@@ -256,10 +258,11 @@ export class SeasonArchiveStore {
 
   /** One archived season, or undefined (never existed, not archived yet, or dropped). */
   async find(leaderboardInternalId: number, season: number): Promise<ArchivedSeason | undefined> {
-    const { rows } = await this.db.query<SeasonRow>(`${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`, [
-      leaderboardInternalId,
-      season,
-    ]);
+    const { rows } = await this.db.query<SeasonRow>({
+      name: 'archive-season',
+      text: `${SEASON_SELECT} WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
+      values: [leaderboardInternalId, season],
+    });
     return rows[0] && toSeason(rows[0]);
   }
 
@@ -285,17 +288,23 @@ export class SeasonArchiveStore {
     limit: number,
   ): Promise<{ season: ArchivedSeason; entries: ArchivedEntry[] } | undefined> {
     if (view === 'clans') {
-      const found = await this.withClans('position > $3 AND position <= $3 + $4', [leaderboardInternalId, season, offset, limit]);
+      const found = await this.withClans('archive-clan-page', 'position > $3 AND position <= $3 + $4', [
+        leaderboardInternalId,
+        season,
+        offset,
+        limit,
+      ]);
       return found && { season: found.season, entries: found.rows.map(toEntry) };
     }
     const found = await this.withPlayers(
+      `archive-page-${bound(limit)}`,
       `SELECT ${PLAYER_COLUMNS} FROM season_entries
        WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND position >= $3 + 1 + (
          SELECT count(*) FROM (
            SELECT w.position - row_number() OVER (ORDER BY w.position) AS visible_before ${WITHDRAWN_ROWS}
          ) withdrawn_before WHERE visible_before <= $3)
-       ORDER BY position LIMIT $4`,
-      [leaderboardInternalId, season, offset, limit],
+       ORDER BY position LIMIT ${bound(limit)}`,
+      [leaderboardInternalId, season, offset],
     );
     return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
@@ -307,13 +316,19 @@ export class SeasonArchiveStore {
     view: 'players' | 'clans',
     ids: string[],
   ): Promise<{ season: ArchivedSeason; entries: (ArchivedEntry | undefined)[] } | undefined> {
+    // One id (a record) is its own statement: planned for a list of unknown length, the generic plan
+    // looks dearer than a custom one, and PostgreSQL would plan the record read every time.
+    const one = ids.length === 1;
+    const match = (column: string) => (one ? `${column} = $3` : `${column} = ANY($3::text[])`);
+    const params = [leaderboardInternalId, season, one ? ids[0] : ids];
     const found =
       view === 'clans'
-        ? await this.withClans('clan_id = ANY($3::text[])', [leaderboardInternalId, season, ids])
+        ? await this.withClans(one ? 'archive-clan-entry' : 'archive-clan-entries', match('clan_id'), params)
         : await this.withPlayers(
+            one ? 'archive-entry' : 'archive-entries',
             `SELECT ${PLAYER_COLUMNS} FROM season_entries
-             WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND player_id = ANY($3::text[])`,
-            [leaderboardInternalId, season, ids],
+             WHERE leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL AND ${match('player_id')}`,
+            params,
           );
     if (!found) return undefined;
     const byId = new Map(found.rows.map((row) => [row.id, toEntry(row)]));
@@ -334,10 +349,11 @@ export class SeasonArchiveStore {
     const visible = 'leaderboard_internal_id = $1 AND season = $2 AND withdrawn IS NULL';
     const own = `(SELECT position FROM season_entries WHERE ${visible} AND player_id = $3)`;
     const found = await this.withPlayers(
-      `(SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position < ${own} ORDER BY position DESC LIMIT $4)
+      `archive-around-${bound(range)}`,
+      `(SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position < ${own} ORDER BY position DESC LIMIT ${bound(range)})
        UNION ALL
-       (SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position >= ${own} ORDER BY position LIMIT $4 + 1)`,
-      [leaderboardInternalId, season, playerId, range],
+       (SELECT ${PLAYER_COLUMNS} FROM season_entries WHERE ${visible} AND position >= ${own} ORDER BY position LIMIT ${bound(range) + 1})`,
+      [leaderboardInternalId, season, playerId],
     );
     return found && { season: found.season, entries: found.rows.map(toEntry) };
   }
@@ -352,6 +368,7 @@ export class SeasonArchiveStore {
     clanId: string,
   ): Promise<{ season: ArchivedSeason; members: (ArchivedEntry & { clanRank: number })[] } | undefined> {
     const found = await this.withPlayers<{ clan_rank: number }>(
+      'archive-clan-members',
       `SELECT ${PLAYER_COLUMNS}, rank() OVER (ORDER BY rank)::int AS clan_rank
        FROM season_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND clan_id = $3 AND withdrawn IS NULL`,
       [leaderboardInternalId, season, clanId],
@@ -368,21 +385,23 @@ export class SeasonArchiveStore {
    * Undefined when the season is not archived.
    */
   private async withPlayers<Extra extends object = object>(
+    name: string,
     entries: string,
     params: unknown[],
   ): Promise<{ season: ArchivedSeason; rows: (EntryRow & Extra)[] } | undefined> {
     const { rows } = await this.db.query<
       SeasonRow & { entries: (EntryRow & Extra)[]; withdrawn_below: number; withdrawn_between: number[] }
-    >(
-      `WITH e AS (${entries}), span AS (SELECT min(rank) AS best, max(rank) AS worst FROM e)
+    >({
+      name,
+      text: `WITH e AS (${entries}), span AS (SELECT min(rank) AS best, max(rank) AS worst FROM e)
        SELECT ${SEASON_COLUMNS},
               (SELECT coalesce(json_agg(e ORDER BY e.position), '[]') FROM e) AS entries,
               (SELECT count(*)::int ${WITHDRAWN_ROWS} AND w.position < (SELECT best FROM span)) AS withdrawn_below,
               (SELECT coalesce(array_agg(w.position ORDER BY w.position), '{}') ${WITHDRAWN_ROWS}
                AND w.position >= (SELECT best FROM span) AND w.position < (SELECT worst FROM span)) AS withdrawn_between
        FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
-      params,
-    );
+      values: params,
+    });
     const row = rows[0];
     if (!row) return undefined;
     const withdrawnAbove = (rank: number) => row.withdrawn_below + countBelow(row.withdrawn_between, rank);
@@ -395,16 +414,32 @@ export class SeasonArchiveStore {
    * timestamps cost twice the API CPU of two queries on a page of 100 (node-postgres parses each
    * date), the array half of it.
    */
-  private async withClans(where: string, params: unknown[]): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
-    const { rows } = await this.db.query<SeasonRow & { entries: EntryRow[] }>(
-      `SELECT ${SEASON_COLUMNS},
+  private async withClans(
+    name: string,
+    where: string,
+    params: unknown[],
+  ): Promise<{ season: ArchivedSeason; rows: EntryRow[] } | undefined> {
+    const { rows } = await this.db.query<SeasonRow & { entries: EntryRow[] }>({
+      name,
+      text: `SELECT ${SEASON_COLUMNS},
               (SELECT coalesce(json_agg(e ORDER BY e.position), '[]')
                FROM (SELECT ${CLAN_COLUMNS} FROM season_clan_entries WHERE leaderboard_internal_id = $1 AND season = $2 AND ${where}) e) AS entries
        FROM leaderboard_seasons s WHERE s.leaderboard_internal_id = $1 AND s.season = $2`,
-      params,
-    );
+      values: params,
+    });
     return rows[0] && { season: toSeason(rows[0]), rows: rows[0].entries };
   }
+}
+
+/**
+ * A page size or range written into a statement's text (and name): with LIMIT as a parameter, the
+ * generic plan assumes a tenth of the season and looks dearer than a custom one, so PostgreSQL
+ * planned every page anew (docs/performance.md, archived reads). The API bounds both (1-100, 1-50);
+ * this refuses anything else rather than make statements without end.
+ */
+function bound(count: number): number {
+  if (!Number.isInteger(count) || count < 0 || count > 1000) throw new RangeError(`not a page size: ${count}`);
+  return count;
 }
 
 /** How many of the ascending positions are below `rank`. */

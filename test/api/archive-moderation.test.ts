@@ -312,28 +312,43 @@ describe('archived seasons under moderation', () => {
     expect(page!.entries.map((entry) => [entry.id, entry.rank])).to.deep.equal(expected.rows.map((row) => [row.id, row.rank]));
     expect(page!.entries).to.have.length(30);
 
-    // The very statement the store runs, planned and run on the real table.
+    // The very statements the store runs, planned and run on the real table: each as planned for its
+    // values, and as the generic plan PostgreSQL keeps for a named statement once it has run a few times.
     const statements: { text: string; values: unknown[] }[] = [];
-    const recording = { query: async (text: string, values: unknown[]) => (statements.push({ text, values }), { rows: [] }) };
+    const recording = { query: async (statement: { text: string; values: unknown[] }) => (statements.push(statement), { rows: [] }) };
     await new SeasonArchiveStore(recording as unknown as Pool).page(board.internalId, 1, 'players', offset, 50);
     const record = await new SeasonArchiveStore(recording as unknown as Pool).entriesOf(board.internalId, 1, 'players', ['deep-99998']);
     expect(record).to.equal(undefined);
-    for (const { text, values } of statements) {
-      const { rows: explained } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-        values,
-      );
-      const scans = nodesOf(explained[0]!['QUERY PLAN'][0].Plan).filter((node) => node['Relation Name'] === 'season_entries');
-      expect(scans.length, text).to.be.above(0);
-      expect(
-        scans.map((node) => node['Node Type']),
-        text,
-      ).to.satisfy((types: string[]) =>
-        types.every((type) => type === 'Index Scan' || type === 'Index Only Scan' || type === 'Bitmap Heap Scan'),
-      );
+    expect(statements).to.have.length(2);
+    const client = await pool.connect();
+    try {
+      for (const [i, { text, values }] of statements.entries()) {
+        const custom = await client.query<Explained>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+        await client.query(`PREPARE archive_read_${i} AS ${text}`);
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        // EXECUTE takes no bound parameters: its arguments are written out.
+        const args = values.map((value) => (typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)))).join(', ');
+        const generic = await client.query<Explained>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE archive_read_${i}(${args})`);
+        await client.query('RESET plan_cache_mode');
+        for (const explained of [custom, generic]) {
+          const scans = nodesOf(explained.rows[0]!['QUERY PLAN'][0].Plan).filter((node) => node['Relation Name'] === 'season_entries');
+          expect(scans.length, text).to.be.above(0);
+          expect(
+            scans.map((node) => node['Node Type']),
+            text,
+          ).to.satisfy((types: string[]) =>
+            types.every((type) => type === 'Index Scan' || type === 'Index Only Scan' || type === 'Bitmap Heap Scan'),
+          );
+        }
+      }
+    } finally {
+      await client.query('DEALLOCATE ALL');
+      client.release();
     }
   });
 });
+
+type Explained = { 'QUERY PLAN': [{ Plan: PlanNode }] };
 
 interface PlanNode {
   'Node Type': string;
