@@ -1,5 +1,6 @@
+import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors.js';
-import type { ArchivedEntry, SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { ArchivedEntry, ArchivedSeason, SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Rankings } from '../live/rankings.js';
 import type { AskedSeason, RankedBoard, RankedEntry, Standings } from '../live/types.js';
 
@@ -15,12 +16,56 @@ export interface SeasonEntry extends RankedEntry {
 const NOT_HERE = Symbol('not here');
 type Source<T> = () => Promise<T | typeof NOT_HERE>;
 
+/** One member's entry in an archived season. */
+interface ArchivedLookup {
+  board: number;
+  season: number;
+  view: Standings;
+  id: string;
+}
+/** The archived season and the member's entry (undefined: none shown); undefined when the season is not archived. */
+type ArchivedOne = { season: ArchivedSeason; entry: ArchivedEntry | undefined } | undefined;
+
 /**
  * Reads of any season: the current one and ended ones not yet archived come from Redis (one script,
  * which also says whether it holds the season), archived ones from PostgreSQL by index lookups.
  * A season found in neither is 404 season_not_found.
  */
 export class SeasonReads {
+  /**
+   * Archived entries of one member each (record reads), batched: the record reads of one archived
+   * season that arrive together share one statement, as live reads share the names lookup. One
+   * statement per read cost PostgreSQL several times the CPU of its share of a batch
+   * (docs/performance.md, archived reads).
+   */
+  private readonly archivedOnes = new DataLoader<ArchivedLookup, ArchivedOne>(
+    async (lookups) => {
+      const groups = new Map<string, ArchivedLookup[]>();
+      for (const lookup of lookups) {
+        const key = `${lookup.board}:${lookup.season}:${lookup.view}`;
+        const group = groups.get(key);
+        if (group) group.push(lookup);
+        else groups.set(key, [lookup]);
+      }
+      const found = new Map<ArchivedLookup, ArchivedOne | Error>();
+      await Promise.all(
+        [...groups.values()].map(async (group) => {
+          const { board, season, view } = group[0]!;
+          const ids = [...new Set(group.map((lookup) => lookup.id))];
+          try {
+            const read = await this.deps.archives.entriesOf(board, season, view, ids);
+            const entries = new Map(ids.map((id, i) => [id, read?.entries[i]]));
+            for (const lookup of group) found.set(lookup, read && { season: read.season, entry: entries.get(lookup.id) });
+          } catch (error) {
+            for (const lookup of group) found.set(lookup, error as Error);
+          }
+        }),
+      );
+      return lookups.map((lookup) => found.get(lookup));
+    },
+    { cache: false, batchScheduleFn: (load) => setImmediate(load), maxBatchSize: 100 },
+  );
+
   constructor(
     private readonly deps: {
       rankings: Rankings;
@@ -65,7 +110,12 @@ export class SeasonReads {
         return found ? { ...found, archived: false } : NOT_HERE;
       },
       async (asked) => {
-        const archived = await this.deps.archives.entriesOf(board.internalId, asked, view, ids);
+        const archived =
+          ids.length === 1
+            ? await this.archivedOnes
+                .load({ board: board.internalId, season: asked, view, id: ids[0]! })
+                .then((one) => one && { season: one.season, entries: [one.entry] })
+            : await this.deps.archives.entriesOf(board.internalId, asked, view, ids);
         if (!archived) return NOT_HERE;
         return {
           total: view === 'clans' ? archived.season.clanTotal : archived.season.total,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, testStores } from '../helpers/context.js';
+import { api, testEngine, testStores } from '../helpers/context.js';
 import { endedSeasonKeys } from '../../engine/live/keys.js';
 import {
   createClan,
@@ -18,6 +18,7 @@ import {
   uniqueId,
 } from '../helpers/fixtures.js';
 import { nextResetAt } from '../../engine/seasons/schedule.js';
+import { SeasonArchiveStore } from '../../engine/seasons/season-archive-store.js';
 import { waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, type ServiceProcess } from '../helpers/processes.js';
 
@@ -240,6 +241,61 @@ describe('seasons: reset, archive and reads of ended seasons', () => {
       [players[1]!.playerId, 2, 1],
       [players[0]!.playerId, 3, 2],
     ]);
+  });
+
+  it('when record reads of archived seasons arrive together, then each answers its own entry, the reads of a season sharing a statement', async () => {
+    const [first, second] = [await createLeaderboard(game), await createLeaderboard(game)];
+    // Scores with ties: 100, 100, 98, 97, ... on the first board, the reverse order on the second.
+    const scores = Array.from({ length: 24 }, (_, i) => (i === 1 ? 100 : 100 - i));
+    const players = await scoredPlayers(game, first, scores);
+    await reportScores(
+      game,
+      second,
+      players.slice(0, 20).map((player, i) => [player, scores[i]! * -1]),
+    );
+    await reset(first).expect(200);
+    await reset(second).expect(200);
+    await waitForPersistence(await internalBoard(game, first));
+    await waitForPersistence(await internalBoard(game, second));
+    // The players' current-season scores differ, so a read of the wrong season would show.
+    await reportScore(game, players[5]!, first, 1000).expect(200);
+
+    const expected = (board: string, player: number) => {
+      const own = board === first ? scores : scores.slice(0, 20).map((score) => -score);
+      if (player >= own.length) return undefined;
+      return { score: own[player]!, rank: 1 + own.filter((score) => score > own[player]!).length, total: own.length };
+    };
+    const asked = [first, second].flatMap((board) => players.map((player, i) => ({ board, player, i })));
+    const answers = await Promise.all(
+      asked.map(({ board, player }) =>
+        api().get(`/api/v1/client/leaderboards/${board}/players/${player.playerId}?season=1`).set(secretKey(game)),
+      ),
+    );
+    answers.forEach((answer, n) => {
+      const { board, i } = asked[n]!;
+      const entry = expected(board, i);
+      if (entry) expect([answer.status, answer.body], `${board} player ${i}`).to.deep.equal([200, { ...answer.body, ...entry }]);
+      else expect([answer.status, answer.body.error.code], `${board} player ${i}`).to.deep.equal([404, 'record_not_found']);
+    });
+
+    // The same reads from one process's engine, all begun in one tick: one statement per season.
+    const entriesOf = SeasonArchiveStore.prototype.entriesOf;
+    let statements = 0;
+    SeasonArchiveStore.prototype.entriesOf = function (...args) {
+      statements += 1;
+      return entriesOf.apply(this, args);
+    };
+    try {
+      const read = await Promise.allSettled(
+        asked.map(({ board, player }) => testEngine().scores.record(game.gameId, board, player.playerId, 1)),
+      );
+      expect(read.map((result) => (result.status === 'fulfilled' ? [result.value.score, result.value.rank] : undefined))).to.deep.equal(
+        asked.map(({ board, i }) => (expected(board, i) ? [expected(board, i)!.score, expected(board, i)!.rank] : undefined)),
+      );
+    } finally {
+      SeasonArchiveStore.prototype.entriesOf = entriesOf;
+    }
+    expect(statements).to.equal(2);
   });
 
   it('when a leaderboard with archives is deleted, then its archives go with it', async () => {
