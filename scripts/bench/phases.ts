@@ -6,6 +6,7 @@ import type { BenchResults } from './results.js';
 import { createThirdPartyKey } from './third-party-key.js';
 import { BARE_SCENARIOS, selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { startApi, startBare, type RungBoards, type ServiceSetup } from './service.js';
+import { sidesInTurn } from './ties-figures.js';
 import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
 
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
@@ -90,12 +91,43 @@ export async function apiPhase(
         drainMs,
       });
     }
+    const reports = selected.filter((s) => s.kind === 'report' || s.variant);
+    if (processes === 1 && reports.length > 1 && reports.some((s) => s.kind === 'report')) {
+      results.variantRounds = await variantRounds(setup, options, ctx, reports, watched, pending);
+    }
     if (processes === 1 && selected.some((s) => s.kind === 'record')) await rankReadOverHttp(setup, options, ctx, results, watched);
     const underLoad = results.runs.filter((run) => run.target === 'api' && run.processes === processes);
     results.apiPeakRssMb.push({ processes, mb: Math.max(0, ...underLoad.map((run) => run.rssMb ?? 0)) });
   } finally {
     await stop(api);
   }
+}
+
+/**
+ * report_score and its variants in alternating rounds (the order turns each round, so a drift of the
+ * machine falls on every side): a variant is judged on the median of its rounds' ratios to the plain
+ * report, not on one run minutes apart from it.
+ */
+async function variantRounds(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  sides: Scenario[],
+  watched: { server: Started; worker: Started },
+  pending: () => Promise<number | null>,
+): Promise<NonNullable<BenchResults['variantRounds']>> {
+  const rounds: NonNullable<BenchResults['variantRounds']> = [];
+  for (let round = 0; round < (options.quick ? 2 : 3); round++) {
+    const runs: Record<string, { rps: number; errors: number }> = {};
+    for (const scenario of sidesInTurn(sides, round)) {
+      process.stderr.write(`  variant round ${round + 1}: ${scenario.label}\n`);
+      const run = await runScenario(setup.apiPort, scenario, ctx, variantTiming(options), { processes: 1, target: 'api' }, watched);
+      runs[scenario.label] = { rps: run.rps, errors: run.errors };
+      await timeUntilDrained(pending, 60_000);
+    }
+    rounds.push(runs);
+  }
+  return rounds;
 }
 
 /** The same record read on the small board and on the big one, on the same players. */

@@ -33,6 +33,11 @@ export interface BenchResults {
   /** The Redis records one report with an Idempotency-Key leaves for their lifetime. */
   idempotency?: IdempotencyCost;
   rankRead: { small?: RankReadCost & { rps: number | null }; large?: RankReadCost & { rps: number | null } };
+  /**
+   * report_score and its variants (1 API process) again in alternating rounds, each round every side
+   * once in an order that turns: what the variants are judged on. Per round, label -> its run.
+   */
+  variantRounds?: Record<string, { rps: number; errors: number }>[];
   /** --compare: the service scenarios on another revision's API and on this one, in alternating rounds. */
   comparison?: ComparisonResults;
   /** 100,000 leaderboards: what idle ones cost, and the lag with reports spread over 1,000. */
