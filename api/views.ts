@@ -4,6 +4,7 @@ import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
+import { windowOf, windowState } from '../engine/competitions/window.js';
 import type { TieFields } from '../engine/leaderboards/ties.js';
 import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
@@ -40,6 +41,7 @@ export function createdGameView(game: CreatedGame): Value<typeof R.GameCreated> 
 }
 
 export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leaderboard> {
+  const window = windowOf(leaderboard, leaderboard.season);
   return {
     leaderboard_id: leaderboard.id,
     name: leaderboard.name,
@@ -58,6 +60,9 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     update_strategy: leaderboard.updateStrategy,
     tie_break: leaderboard.tieBreak,
     tiebreakers: leaderboard.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
+    opens_at: window?.opensAt?.toISOString() ?? null,
+    closes_at: window?.closesAt?.toISOString() ?? null,
+    state: windowState(window, Date.now()),
   };
 }
 

@@ -95,8 +95,9 @@ export class ForbiddenError extends AppError {
       ErrorCode,
       'forbidden' | 'client_reports_disabled' | 'player_banned' | 'leaderboard_closed' | 'not_entered' | 'attempts_exhausted'
     > = 'forbidden',
+    details?: ErrorDetail[],
   ) {
-    super(code, message);
+    super(code, message, details);
   }
 }
 

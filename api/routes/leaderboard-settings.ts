@@ -13,6 +13,14 @@ const resetSchedule = nullable(
   .description('null (default): never reset by schedule')
   .example({ cron: '0 0 * * 1', timezone: 'Europe/Paris' });
 
+/** An instant of a one-off window: ISO 8601 with its offset, or null for none (open-ended). */
+const windowInstant = (description: string) =>
+  nullable(Joi.string().isoDate().max(40).messages({ 'string.isoDate': 'must be an ISO 8601 date and time, or null' }))
+    // null: a request built from the examples (the typed clients, the security matrix) makes a board
+    // that takes reports whenever it runs.
+    .example(null)
+    .description(`${description}; e.g. 2026-11-28T18:00:00Z`);
+
 /** A leaderboard's settings as the API names them: the body of PUT /api/v1/server/leaderboards/:leaderboard_id. */
 export const settingsBody = object({
   name: optional(name),
@@ -28,6 +36,8 @@ export const settingsBody = object({
   update_strategy: optional(updateStrategy),
   tie_break: optional(tieBreak),
   tiebreakers: optional(tiebreakerColumns),
+  opens_at: optional(windowInstant("When the current season starts accepting reports; null: from the season's start")),
+  closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
 });
 export type SettingsFields = Value<typeof settingsBody>;
 
@@ -50,5 +60,7 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.tiebreakers !== undefined && {
       tiebreakers: fields.tiebreakers.map((column) => ({ name: column.name, sortOrder: column.sort_order })),
     }),
+    ...(fields.opens_at !== undefined && { opensAt: fields.opens_at === null ? null : new Date(fields.opens_at) }),
+    ...(fields.closes_at !== undefined && { closesAt: fields.closes_at === null ? null : new Date(fields.closes_at) }),
   };
 }

@@ -222,6 +222,17 @@ export const Leaderboard = object({
   tiebreakers: arrayOf(object({ name: str().example('time_left'), sort_order: sortOrder() }))
     .example([])
     .description('Columns that order entries of equal score, in turn, each in its own direction'),
+  opens_at: nullable(time())
+    .example('2026-11-28T18:00:00.000Z')
+    .description("When the current season's window opens (ISO 8601 UTC); null: no window, or open from the season's start"),
+  closes_at: nullable(time())
+    .example('2026-11-30T18:00:00.000Z')
+    .description("When the current season's window closes; null: no window, or open until the next reset"),
+  state: oneOf('upcoming', 'open', 'closed')
+    .example('open')
+    .description(
+      'Whether the current season accepts reports: upcoming before its window, closed after it (final, readable as it stood, until the next reset); open otherwise',
+    ),
 }).id('Leaderboard');
 
 export const SeasonReset = object({

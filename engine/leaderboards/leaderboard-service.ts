@@ -9,6 +9,7 @@ import type { SeasonRotation } from '../live/season-rotation.js';
 import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem } from '../seasons/schedule.js';
+import { windowOf, windowState } from '../competitions/window.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
@@ -23,6 +24,9 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   updateStrategy: 'best',
   tieBreak: 'shared',
   tiebreakers: [],
+  opensAt: null,
+  closesAt: null,
+  windowSeason: null,
 };
 
 /**
@@ -100,7 +104,7 @@ export class LeaderboardService {
       return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
     }
 
-    const settings = checked({ ...existing, ...changes });
+    const settings = checked(await this.windowed(existing, changes));
     const changed = changedSettings(existing, settings);
     const reshaped = RESHAPING.some((field) => field in changed);
     if (reshaped && (await this.hasScores(existing))) {
@@ -138,6 +142,26 @@ export class LeaderboardService {
   }
 
   /**
+   * The settings with the window stamped with the live season (a window belongs to the season it is
+   * set in: docs/competitions.md). A window of an earlier season is gone; the window of a season that
+   * has closed is final (409 to change it).
+   */
+  private async windowed(existing: Leaderboard, changes: Partial<LeaderboardSettings>): Promise<LeaderboardSettings> {
+    const settings = { ...existing, ...changes };
+    if (changes.opensAt === undefined && changes.closesAt === undefined && existing.windowSeason === null) return settings;
+    const { season } = await this.deps.rotation.seasons(existing);
+    const current = windowOf(existing, season);
+    const opensAt = changes.opensAt === undefined ? (current?.opensAt ?? null) : changes.opensAt;
+    const closesAt = changes.closesAt === undefined ? (current?.closesAt ?? null) : changes.closesAt;
+    const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+    if (current && windowState(current, Date.now()) === 'closed' && !(same(opensAt, current.opensAt) && same(closesAt, current.closesAt))) {
+      throw new ConflictError("The current season's window has closed: it stays as it ended until the next reset.");
+    }
+    const none = opensAt === null && closesAt === null;
+    return { ...settings, opensAt, closesAt, windowSeason: none ? null : season };
+  }
+
+  /**
    * Brings the board's layout in Redis in line with its settings in PostgreSQL, after a report found
    * them apart (a process with the old settings in its cache, or a settings change cut short between
    * Redis and PostgreSQL): the cached settings are dropped, and an empty board takes the layout of
@@ -163,7 +187,9 @@ export class LeaderboardService {
     changes: Partial<LeaderboardSettings>,
     actor: Actor,
   ): Promise<Leaderboard | undefined> {
-    const settings = checked({ name: leaderboardId, ...DEFAULTS, ...changes });
+    const given = { name: leaderboardId, ...DEFAULTS, ...changes };
+    // A new board is in its first season.
+    const settings = checked({ ...given, windowSeason: given.opensAt !== null || given.closesAt !== null ? 1 : null });
     const inserted = await this.deps.transact(async (client) => {
       const row = await this.deps.store.in(client).insert(gameId, leaderboardId, settings);
       if (row) {
@@ -229,6 +255,8 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     update_strategy: settings.updateStrategy,
     tie_break: settings.tieBreak,
     tiebreakers: settings.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
+    opens_at: settings.opensAt?.toISOString() ?? null,
+    closes_at: settings.closesAt?.toISOString() ?? null,
   };
 }
 
@@ -249,6 +277,14 @@ function checked<T extends LeaderboardSettings>(settings: T): T {
   const names = settings.tiebreakers.map((column) => column.name);
   if (new Set(names).size !== names.length) {
     throw new ValidationError('Each tiebreaker needs a name of its own.', [{ field: 'tiebreakers', message: 'names must be distinct' }]);
+  }
+  if (settings.opensAt && settings.closesAt && settings.opensAt >= settings.closesAt) {
+    throw new ValidationError('closes_at must be later than opens_at.', [{ field: 'closes_at', message: 'must be later than opens_at' }]);
+  }
+  if (settings.windowSeason !== null && settings.resetSchedule) {
+    throw new ValidationError('A one-off window (opens_at, closes_at) and a reset_schedule do not go together.', [
+      { field: 'reset_schedule', message: 'must be null while the board has opens_at or closes_at' },
+    ]);
   }
   const problem = settings.resetSchedule && scheduleProblem(settings.resetSchedule);
   if (problem) throw new ValidationError(`reset_schedule: ${problem}.`, [{ field: 'reset_schedule', message: problem }]);

@@ -27,6 +27,10 @@ export interface Leaderboard {
   /** How equal entries rank, and the columns that tell them apart first (docs/ordering.md). */
   tieBreak: TieBreak;
   tiebreakers: TiebreakerColumn[];
+  /** A one-off window for reports, and the season it was set in (docs/competitions.md). */
+  opensAt: Date | null;
+  closesAt: Date | null;
+  windowSeason: number | null;
   /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
   activeAt: Date;
 }
@@ -43,6 +47,10 @@ export interface LeaderboardSettings {
   updateStrategy: UpdateStrategy;
   tieBreak: TieBreak;
   tiebreakers: TiebreakerColumn[];
+  /** Reports are accepted from opensAt and until closesAt (either may be open-ended) while windowSeason is current. */
+  opensAt: Date | null;
+  closesAt: Date | null;
+  windowSeason: number | null;
 }
 
 interface LeaderboardRow {
@@ -65,6 +73,9 @@ interface LeaderboardRow {
   update_strategy: UpdateStrategy;
   tie_break: TieBreak;
   tiebreakers: { name: string; sort_order: SortOrder }[];
+  opens_at: Date | null;
+  closes_at: Date | null;
+  window_season: number | null;
   active_at: Date;
 }
 
@@ -87,6 +98,9 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   updateStrategy: row.update_strategy,
   tieBreak: row.tie_break,
   tiebreakers: row.tiebreakers.map((column) => ({ name: column.name, sortOrder: column.sort_order })),
+  opensAt: row.opens_at,
+  closesAt: row.closes_at,
+  windowSeason: row.window_season,
   activeAt: row.active_at,
 });
 
@@ -104,10 +118,13 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.updateStrategy,
   settings.tieBreak,
   JSON.stringify(settings.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder }))),
+  settings.opensAt,
+  settings.closesAt,
+  settings.windowSeason,
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -218,8 +235,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -230,7 +247,8 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
-         update_strategy = $11, tie_break = $12, tiebreakers = $13, updated_at = now()
+         update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
+         window_season = $16, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

@@ -304,6 +304,12 @@ export function setLayoutKeys(prefix: string, internalId: number): string[] {
   return [k.layout, k.scores, k.hidden, k.endedSeasons];
 }
 
+/** The keys of the script asking a board's window about a report before a batch writes (windowCheck-2.lua). */
+export function windowCheckKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.banned];
+}
+
 /** The keys of the script reading an ended season's hidden entries (scanHidden-3.lua). */
 export function scanHiddenKeys(prefix: string, internalId: number, season: number): string[] {
   const ended = endedSeasonKeys(prefix, internalId, season);

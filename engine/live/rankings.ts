@@ -14,6 +14,7 @@ import {
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
+  windowCheckKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
@@ -39,6 +40,8 @@ export interface ReportExtras {
   metadata?: string;
   /** The request's Idempotency-Key record (RetryRecords): its scope's digest and the request's fingerprint. */
   retry?: { digest: string; fingerprint: string; ttlMs: number };
+  /** When the request arrived (ms): a board's window judges it then (default: now). */
+  arrivedAt?: number;
 }
 
 /**
@@ -57,6 +60,7 @@ const REFUSALS: Record<number, () => AppError> = {
   3: () => new ValidationError('The sum would not be a finite number.', [{ field: 'score', message: 'would make the sum overflow' }]),
   4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
   5: () => new LayoutChangedError(),
+  6: () => new ForbiddenError('The leaderboard accepts no reports now: its window is not open.', 'leaderboard_closed'),
 };
 
 /** What moderateEntry does to a player's entry on one board. */
@@ -109,7 +113,7 @@ export class Rankings {
   async report(board: ReportedBoard, playerId: string, score: number, extras: ReportExtras = {}): Promise<ReportOutcome> {
     const touching = this.persistence.beforeMarking(board);
     if (touching) await touching;
-    const { retry } = extras;
+    const { retry, arrivedAt = Date.now() } = extras;
     const keys = reportScoreKeys(this.prefix, board.internalId, playerId, retry?.digest);
     const call = () =>
       this.redis.reportScore(
@@ -123,6 +127,8 @@ export class Rankings {
         retry?.fingerprint ?? '',
         retry?.ttlMs ?? 0,
         extras.tiebreakers?.join(',') ?? '',
+        arrivedAt,
+        ...windowArgs(board),
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
@@ -136,6 +142,16 @@ export class Rankings {
       season,
       ...entryExtras(tiebreakers, achievedAt),
     };
+  }
+
+  /**
+   * Whether the board's window refuses a report of this player that arrived at `arrivedAt` (ms),
+   * judged as the report script judges it (a banned player's report is refused by the ban instead).
+   */
+  async windowRefuses(board: ReportedBoard, playerId: string, arrivedAt: number): Promise<boolean> {
+    const keys = windowCheckKeys(this.prefix, board.internalId);
+    const reply = await this.guard.run(board, () => this.redis.windowCheck(...keys, playerId, arrivedAt, ...windowArgs(board)));
+    return reply === 1;
   }
 
   /**
@@ -400,4 +416,17 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
     .forEach((entry, i) => {
       entry.position = i;
     });
+}
+
+/**
+ * A board's one-off window as the scripts take it (includes/window.lua): opens, closes (ms, '' when
+ * open-ended) and the season it belongs to ('' for none).
+ */
+function windowArgs(board: ReportedBoard): [string, string, string] {
+  if (board.windowSeason === null || board.windowSeason === undefined) return ['', '', ''];
+  return [
+    board.opensAt ? String(board.opensAt.getTime()) : '',
+    board.closesAt ? String(board.closesAt.getTime()) : '',
+    String(board.windowSeason),
+  ];
 }

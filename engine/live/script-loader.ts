@@ -28,6 +28,7 @@ declare module 'ioredis' {
     requestRebuild(...args: ScriptArg[]): Result<string, Context>;
     setLayout(...args: ScriptArg[]): Result<number, Context>;
     scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;
+    windowCheck(...args: ScriptArg[]): Result<number, Context>;
   }
 }
 

@@ -25,6 +25,10 @@ export interface RankedBoard extends SeasonedBoard {
 /** What a report needs to know of a leaderboard. */
 export interface ReportedBoard extends RankedBoard {
   updateStrategy: UpdateStrategy;
+  /** Its one-off window and the season it belongs to (engine/competitions/window.ts); none when left out. */
+  opensAt?: Date | null;
+  closesAt?: Date | null;
+  windowSeason?: number | null;
 }
 
 /**

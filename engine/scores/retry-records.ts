@@ -11,6 +11,12 @@ export interface RetryRecord {
   /** The request as parsed JSON, hashed: a replay must match it. */
   fingerprint: string;
   ttlMs: number;
+  /** Whether the same request claimed the key before (a retry). */
+  replay: boolean;
+  /** When the request first arrived (ms): a retry is judged by the boards' windows as the first was. */
+  arrivedAt: number;
+  /** The claim's value: the fingerprint and the first arrival. */
+  claimed: string;
 }
 
 /**
@@ -28,22 +34,35 @@ export class RetryRecords {
     },
   ) {}
 
-  /** Claims `key` within `scope` for this request; 409 conflict when it came with another request. */
-  async claim(scope: string[], key: string, request: unknown): Promise<RetryRecord> {
+  /**
+   * Claims `key` within `scope` for this request, which arrived at `arrivedAt` (ms); 409 conflict when
+   * it came with another request.
+   */
+  async claim(scope: string[], key: string, request: unknown, arrivedAt: number): Promise<RetryRecord> {
     const digest = hash(JSON.stringify([...scope, key]));
     // Keys sorted: "the same body" is the same parsed JSON, whatever the order of its keys.
     const fingerprint = hash(stringify(request) ?? 'null');
     const ttlMs = this.deps.ttlSeconds * 1000;
-    const first = await this.deps.redis.set(requestRetryKey(this.deps.prefix, digest), fingerprint, 'PX', ttlMs, 'NX', 'GET');
-    if (first !== null && first !== fingerprint) {
+    const claimed = `${fingerprint} ${arrivedAt}`;
+    const first = await this.deps.redis.set(requestRetryKey(this.deps.prefix, digest), claimed, 'PX', ttlMs, 'NX', 'GET');
+    // A claim written before claims kept the arrival holds the fingerprint alone.
+    const [firstFingerprint, firstArrival] = first === null ? [fingerprint, undefined] : first.split(' ');
+    if (firstFingerprint !== fingerprint) {
       throw new ConflictError('This Idempotency-Key was used with another request.');
     }
-    return { digest, fingerprint, ttlMs };
+    return {
+      digest,
+      fingerprint,
+      ttlMs,
+      replay: first !== null,
+      arrivedAt: firstArrival === undefined ? arrivedAt : Number(firstArrival),
+      claimed: first ?? claimed,
+    };
   }
 
   /** Forgets a claim whose request applied nothing (an error answer is not remembered). */
   async release(record: RetryRecord): Promise<void> {
-    await this.deps.redis.compareAndSet(requestRetryKey(this.deps.prefix, record.digest), record.fingerprint, '');
+    await this.deps.redis.compareAndSet(requestRetryKey(this.deps.prefix, record.digest), record.claimed, '');
   }
 }
 

@@ -61,6 +61,7 @@ export class ScoreService {
 
   /** A game client's report: the leaderboard must accept client reports. */
   async reportFromClient(gameId: string, playerId: string, leaderboardId: string, report: Report, retry?: Retry): Promise<ReportResult> {
+    const arrivedAt = Date.now();
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     if (!leaderboard.clientReports) {
       throw new ForbiddenError(`Leaderboard '${leaderboardId}' accepts scores from the game server only.`, 'client_reports_disabled');
@@ -69,15 +70,18 @@ export class ScoreService {
     if (problem) throw new ValidationError(`The score ${problem}.`, [{ field: 'score', message: problem }]);
     const columns = tiebreakersProblem(leaderboard, report.tiebreakers);
     if (columns) throw new ValidationError(`The tiebreakers ${columns}.`, [{ field: 'tiebreakers', message: columns }]);
-    const record = retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request]));
-    const [result] = await this.apply(playerId, [[leaderboard, report]], record, () => 'score').catch(async (error: unknown) => {
-      // The token's player is not looked up before a report: a board refuses an erased player as it
-      // does a banned one, and only then is the player looked up, to tell the two apart.
-      if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
-        throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
-      }
-      throw error;
-    });
+    const record =
+      retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request], arrivedAt));
+    const [result] = await this.apply(playerId, [[leaderboard, report]], record, record?.arrivedAt ?? arrivedAt, () => 'score').catch(
+      async (error: unknown) => {
+        // The token's player is not looked up before a report: a board refuses an erased player as it
+        // does a banned one, and only then is the player looked up, to tell the two apart.
+        if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
+          throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+        }
+        throw error;
+      },
+    );
     this.deps.counter.count(gameId);
     return result!;
   }
@@ -95,6 +99,7 @@ export class ScoreService {
     pairs: [leaderboardId: string, report: Report][],
     retry?: Retry,
   ): Promise<ReportResult[]> {
+    const arrivedAt = Date.now();
     await this.deps.players.get(gameId, playerId);
     const found = await Promise.all(
       pairs.map(([id]) =>
@@ -122,10 +127,33 @@ export class ScoreService {
     if (details.length > 0) {
       throw new ValidationError('The batch was not applied: fix the listed pairs and send it again.', details);
     }
-    const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request));
-    const results = await this.apply(playerId, checked, record, (i) => `scores[${i}]`);
+    const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request, arrivedAt));
+    // A retry is judged at its first arrival, so a batch cut short is completed as it was accepted.
+    const judgedAt = record?.arrivedAt ?? arrivedAt;
+    if (!record?.replay) await this.refuseClosedPairs(playerId, checked, judgedAt, record);
+    const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`);
     this.deps.counter.count(gameId, results.length);
     return results;
+  }
+
+  /**
+   * Refuses the whole batch when a board's window refuses its pair, before any board is written: each
+   * board with a window is asked in Redis, at the request's arrival, as its report script will judge
+   * it (docs/competitions.md). Boards without a window cost nothing.
+   */
+  private async refuseClosedPairs(playerId: string, pairs: [Leaderboard, Report][], arrivedAt: number, retry: RetryRecord | undefined) {
+    const refused = await Promise.all(
+      pairs.map(([board]) => board.windowSeason !== null && this.deps.rankings.windowRefuses(board, playerId, arrivedAt)),
+    );
+    if (!refused.includes(true)) return;
+    if (retry) await this.deps.retries.release(retry);
+    throw new ForbiddenError(
+      'The batch was not applied: a leaderboard in it accepts no reports now (its window is not open).',
+      'leaderboard_closed',
+      pairs.flatMap(([board], i) =>
+        refused[i] ? [{ field: `leaderboard_ids[${i}]`, message: `leaderboard '${board.id}' is not open for reports` }] : [],
+      ),
+    );
   }
 
   /**
@@ -174,6 +202,7 @@ export class ScoreService {
     playerId: string,
     pairs: [Leaderboard, Report][],
     retry: RetryRecord | undefined,
+    arrivedAt: number,
     scoreField: (index: number) => string,
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
@@ -183,6 +212,7 @@ export class ScoreService {
           metadata: metadata ? JSON.stringify(metadata) : undefined,
           // One record per pair: a batch may name a board twice, and each pair counts.
           retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
+          arrivedAt,
         }),
       ),
     );

@@ -113,6 +113,36 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await close();
   });
 
+  it('when a leaderboard is created in the form with a window, then the API shows it, the board says whether it is open, and the form shows it back', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('cup');
+    const opens = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19);
+    const closes = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Opens at (UTC)').fill(opens);
+    await page.getByLabel('Closes at (UTC)').fill(closes);
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect(await boardFromApi(game, id)).to.deep.include({ opens_at: `${opens}.000Z`, closes_at: `${closes}.000Z`, state: 'open' });
+    expect(await page.locator('dl.lb-facts').textContent()).to.include(`Open: from ${opens.replace('T', ' ').slice(0, 16)} UTC`);
+    expect(await page.getByLabel('Closes at (UTC)').inputValue()).to.equal(closes);
+    // Closed now: the page says so, and the season's window can no longer change.
+    const closed = new Date(Date.now() - 60_000).toISOString().slice(0, 19);
+    await page.getByLabel('Closes at (UTC)').fill(closed);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=updated$/);
+    expect(await page.locator('dl.lb-facts').textContent()).to.include('Closed (final until the next reset)');
+    await page.getByLabel('Closes at (UTC)').fill(closes);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('window has closed').waitFor();
+    expect((await boardFromApi(game, id))?.closes_at).to.equal(`${closed}.000Z`);
+    await expectAccessible(page, 'a leaderboard with a closed window');
+    // The refused change answers 409, which the browser reports; nothing else went wrong.
+    expect(problems.filter((p) => !/status of 409/.test(p))).to.deep.equal([]);
+    await close();
+  });
+
   it('when a leaderboard is created in the form with earliest ties and two tiebreakers, then the API shows them and its entries table has a column for each', async () => {
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Leaderboards');

@@ -27,6 +27,7 @@ import {
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
+  windowCheckKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -66,6 +67,7 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   requestRebuild: [{ keys: () => requestRebuildKeys(PREFIX) }],
   setLayout: [{ keys: () => setLayoutKeys(PREFIX, BOARD) }],
   scanHidden: [{ keys: () => scanHiddenKeys(PREFIX, BOARD, SEASON) }],
+  windowCheck: [{ keys: () => windowCheckKeys(PREFIX, BOARD) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);

@@ -14,7 +14,7 @@ export const serverLeaderboardEndpoints = [
     tag: 'Game server',
     summary: 'Create or update a leaderboard',
     description:
-      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds, no reset schedule, 52 archived seasons kept, update_strategy best. 201 created, 200 updated. Changing type, sort_order or update_strategy once scores exist (archived seasons included) is 409 conflict. A bad cron expression or time zone is 400 validation_failed.',
+      'All fields optional; defaults: name = the id, type individual, sort_order desc, client_reports true, no bounds, no reset schedule, 52 archived seasons kept, update_strategy best. 201 created, 200 updated. Changing type, sort_order or update_strategy once scores exist (archived seasons included) is 409 conflict. A bad cron expression or time zone is 400 validation_failed. opens_at and closes_at (ISO 8601, or null) set a one-off window for the current season: reports are accepted from opens_at until closes_at (either may be null: open-ended) and refused with 403 leaderboard_closed outside it; state says upcoming, open or closed. Once closed the season is final, readable as it stood, until the next reset, which clears the window; changing the window of a closed season is 409 conflict. closes_at must be later than opens_at, and a window does not go with a reset_schedule (400).',
     credentials: 'secretKey',
     params: leaderboardParams,
     body: settingsBody,

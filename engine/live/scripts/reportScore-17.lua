@@ -9,19 +9,22 @@
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
-        tiebreakers, comma-separated ('' for none)
+        tiebreakers, comma-separated ('' for none), 10 when the request arrived (ms), 11-13 the
+        board's window: opens, closes (ms or '') and its season ('' for none; includes/window)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
-         changed since the caller read them); or the error LBMISSING or LBDUE (includes/live-season)
+         changed since the caller read them), 6 the season's window is not open (upcoming or
+         closed); or the error LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "entries"
 -- @include "clan-totals"
 -- @include "apply-score"
 -- @include "live-season"
+-- @include "window"
 
 local K = boardKeys()
 local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
@@ -51,6 +54,10 @@ if fingerprint ~= '' then
              tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at }
   end
 end
+
+-- After the replay (a retried request gets its first answer even once the window has closed), judged
+-- at the request's arrival, in the same step as the season it would count in.
+if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[10]) then return { 6 } end
 
 local E = liveEntries(K, order)
 local tiebreakers = {}

@@ -1,6 +1,7 @@
 import type { Leaderboard } from '../../../../engine/leaderboards/leaderboard-store.js';
 import type { SeasonSummary } from '../../../../engine/seasons/season-service.js';
 import { nextResetAt } from '../../../../engine/seasons/schedule.js';
+import { windowOf, windowState, type ReportWindow } from '../../../../engine/competitions/window.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { endpoint } from '../../endpoint.js';
@@ -69,6 +70,8 @@ export const leaderboardPageEndpoint = endpoint({
           <dd>${board.season}, since ${when(board.seasonStartedAt)}</dd>
           <dt>Reset</dt>
           <dd>${describeSchedule(board.resetSchedule)}${next ? `, next ${when(next)}` : ''}</dd>
+          <dt>Reports</dt>
+          <dd>${describeWindow(windowOf(board, board.season))}</dd>
         </dl>
         ${confirmButton(
           screen,
@@ -165,3 +168,11 @@ export const deleteLeaderboardEndpoint = endpoint({
     return seeOther(app, res, '/leaderboards?done=deleted');
   },
 });
+
+/** Whether the current season accepts reports, and its window. */
+function describeWindow(window: ReportWindow | null): string {
+  if (!window) return 'Open (no window)';
+  const span = `${window.opensAt ? `from ${when(window.opensAt)}` : ''}${window.opensAt && window.closesAt ? ' ' : ''}${window.closesAt ? `until ${when(window.closesAt)}` : ''}`;
+  const state = windowState(window, Date.now());
+  return `${state === 'open' ? 'Open' : state === 'upcoming' ? 'Not open yet' : 'Closed (final until the next reset)'}: ${span}`;
+}

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { ValidationError } from '../../../../engine/errors.js';
 import type { Leaderboard, LeaderboardSettings } from '../../../../engine/leaderboards/leaderboard-store.js';
 import type { ResetSchedule } from '../../../../engine/seasons/schedule.js';
+import { windowOf } from '../../../../engine/competitions/window.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { settingsOf, type SettingsFields } from '../../leaderboard-settings.js';
@@ -27,6 +28,15 @@ const SCHEDULE_LABELS: Record<Preset | 'none' | 'custom', string> = {
  * read from a form, where an empty field means "not given" and a checkbox left unticked is absent.
  */
 const bound = optional(Joi.number().empty('').messages({ 'number.base': 'must be a finite number or empty' }));
+/** A window's instant from a datetime-local input, read as UTC (the form says so). */
+const windowField = optional(
+  Joi.string()
+    .pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/)
+    .empty('')
+    .messages({ 'string.pattern.base': 'must be a date and time (UTC)' }),
+);
+/** A window's instant as the form's input shows it: UTC, to the second. */
+const windowValue = (at: Date | null | undefined) => at?.toISOString().slice(0, 19) ?? '';
 export const settingsFields = {
   name: optional(name.empty('')),
   type: optional(oneOf('individual', 'clan')),
@@ -40,6 +50,8 @@ export const settingsFields = {
   timezone: optional(Joi.string().trim().max(64).empty('')),
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
   tie_break: optional(oneOf('shared', 'earliest')),
+  opens_at: windowField,
+  closes_at: windowField,
   ...tiebreakerFields(),
   ...csrfField,
 };
@@ -90,6 +102,8 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     keep_seasons: form.keep_seasons,
     tie_break: form.tie_break,
     tiebreakers: tiebreakersOf(form),
+    opens_at: form.opens_at === undefined ? null : `${form.opens_at}Z`,
+    closes_at: form.closes_at === undefined ? null : `${form.closes_at}Z`,
   };
   return settingsOf(fields);
 }
@@ -121,6 +135,7 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
   const p = board ? 'edit' : 'new';
   const schedule = board?.resetSchedule ?? null;
   const preset = schedule ? (presetOf(schedule) ?? 'custom') : 'none';
+  const window = board && windowOf(board, board.season);
   const fields = html` ${
       board
         ? html``
@@ -191,6 +206,37 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
       <input id="${p}-client" name="client_reports" type="checkbox" value="on" ${(board?.clientReports ?? true) ? html`checked` : html``} />
       <label for="${p}-client">Client reports: game clients may report scores</label>
     </div>
+    <fieldset>
+      <legend>Tournament window (UTC; empty: none)</legend>
+      <p class="hint" id="${p}-window-hint">
+        The current season accepts reports only between these instants; after the close it is final until the next reset, which clears the
+        window. Not with a reset schedule.
+      </p>
+      <div class="lb-pair">
+        <div>
+          <label for="${p}-opens">Opens at (UTC)</label>
+          <input
+            id="${p}-opens"
+            name="opens_at"
+            type="datetime-local"
+            step="1"
+            value="${windowValue(window?.opensAt)}"
+            aria-describedby="${p}-window-hint"
+          />
+        </div>
+        <div>
+          <label for="${p}-closes">Closes at (UTC)</label>
+          <input
+            id="${p}-closes"
+            name="closes_at"
+            type="datetime-local"
+            step="1"
+            value="${windowValue(window?.closesAt)}"
+            aria-describedby="${p}-window-hint"
+          />
+        </div>
+      </div>
+    </fieldset>
     <fieldset>
       <legend>Reset schedule</legend>
       <div class="stack-fields">
