@@ -41,7 +41,7 @@ export function createdGameView(game: CreatedGame): Value<typeof R.GameCreated> 
 }
 
 export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leaderboard> {
-  const window = windowOf(leaderboard, leaderboard.season);
+  const window = windowOf(leaderboard, leaderboard.season, leaderboard.seasonStartedAt);
   return {
     leaderboard_id: leaderboard.id,
     name: leaderboard.name,
@@ -60,6 +60,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     update_strategy: leaderboard.updateStrategy,
     tie_break: leaderboard.tieBreak,
     tiebreakers: leaderboard.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
+    open_seconds: leaderboard.openSeconds,
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),

@@ -38,6 +38,13 @@ export const settingsBody = object({
   tiebreakers: optional(tiebreakerColumns),
   opens_at: optional(windowInstant("When the current season starts accepting reports; null: from the season's start")),
   closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
+  open_seconds: optional(
+    nullable(Joi.number().strict().integer().min(60).max(31_622_400))
+      .example(null)
+      .description(
+        "With a reset_schedule: each season accepts reports for this many seconds from its start (60 up to the shortest time between the schedule's runs); null: the whole season",
+      ),
+  ),
 });
 export type SettingsFields = Value<typeof settingsBody>;
 
@@ -62,5 +69,6 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     }),
     ...(fields.opens_at !== undefined && { opensAt: fields.opens_at === null ? null : new Date(fields.opens_at) }),
     ...(fields.closes_at !== undefined && { closesAt: fields.closes_at === null ? null : new Date(fields.closes_at) }),
+    ...(fields.open_seconds !== undefined && { openSeconds: fields.open_seconds }),
   };
 }

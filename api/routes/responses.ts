@@ -224,10 +224,17 @@ export const Leaderboard = object({
     .description('Columns that order entries of equal score, in turn, each in its own direction'),
   opens_at: nullable(time())
     .example('2026-11-28T18:00:00.000Z')
-    .description("When the current season's window opens (ISO 8601 UTC); null: no window, or open from the season's start"),
+    .description(
+      "When the current season's window opens (ISO 8601 UTC; with open_seconds, the season's start); null: no window, or open from the season's start",
+    ),
   closes_at: nullable(time())
     .example('2026-11-30T18:00:00.000Z')
-    .description("When the current season's window closes; null: no window, or open until the next reset"),
+    .description(
+      "When the current season's window closes (with open_seconds, open_seconds after the season's start); null: no window, or open until the next reset",
+    ),
+  open_seconds: nullable(int().min(60))
+    .example(null)
+    .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),
   state: oneOf('upcoming', 'open', 'closed')
     .example('open')
     .description(

@@ -8,7 +8,7 @@ import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
-import { scheduleProblem } from '../seasons/schedule.js';
+import { scheduleProblem, shortestGap } from '../seasons/schedule.js';
 import { windowOf, windowState } from '../competitions/window.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
@@ -27,6 +27,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   opensAt: null,
   closesAt: null,
   windowSeason: null,
+  openSeconds: null,
 };
 
 /**
@@ -104,7 +105,7 @@ export class LeaderboardService {
       return this.put(gameId, leaderboardId, changes, actor); // created concurrently: update it instead
     }
 
-    const settings = checked(await this.windowed(existing, changes));
+    const settings = checked(await this.windowed(existing, changes), existing);
     const changed = changedSettings(existing, settings);
     const reshaped = RESHAPING.some((field) => field in changed);
     if (reshaped && (await this.hasScores(existing))) {
@@ -148,17 +149,24 @@ export class LeaderboardService {
    */
   private async windowed(existing: Leaderboard, changes: Partial<LeaderboardSettings>): Promise<LeaderboardSettings> {
     const settings = { ...existing, ...changes };
-    if (changes.opensAt === undefined && changes.closesAt === undefined && existing.windowSeason === null) return settings;
-    const { season } = await this.deps.rotation.seasons(existing);
-    const current = windowOf(existing, season);
-    const opensAt = changes.opensAt === undefined ? (current?.opensAt ?? null) : changes.opensAt;
-    const closesAt = changes.closesAt === undefined ? (current?.closesAt ?? null) : changes.closesAt;
-    const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
-    if (current && windowState(current, Date.now()) === 'closed' && !(same(opensAt, current.opensAt) && same(closesAt, current.closesAt))) {
+    const touched = changes.opensAt !== undefined || changes.closesAt !== undefined || changes.openSeconds !== undefined;
+    if (!touched && existing.windowSeason === null) return settings;
+    const { season, startedAt } = await this.deps.rotation.seasons(existing);
+    const oneOff = windowOf({ ...existing, openSeconds: null }, season, startedAt);
+    const opensAt = changes.opensAt === undefined ? (oneOff?.opensAt ?? null) : changes.opensAt;
+    const closesAt = changes.closesAt === undefined ? (oneOff?.closesAt ?? null) : changes.closesAt;
+    const windowSeason = opensAt === null && closesAt === null ? null : season;
+    const updated = { ...settings, opensAt, closesAt, windowSeason };
+    const [before, after] = [windowOf(existing, season, startedAt), windowOf(updated, season, startedAt)];
+    const same = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+    if (
+      before &&
+      windowState(before, Date.now()) === 'closed' &&
+      !(same(before.opensAt, after?.opensAt) && same(before.closesAt, after?.closesAt))
+    ) {
       throw new ConflictError("The current season's window has closed: it stays as it ended until the next reset.");
     }
-    const none = opensAt === null && closesAt === null;
-    return { ...settings, opensAt, closesAt, windowSeason: none ? null : season };
+    return updated;
   }
 
   /**
@@ -257,6 +265,7 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     tiebreakers: settings.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
     opens_at: settings.opensAt?.toISOString() ?? null,
     closes_at: settings.closesAt?.toISOString() ?? null,
+    open_seconds: settings.openSeconds,
   };
 }
 
@@ -268,7 +277,11 @@ function changedSettings(before: LeaderboardSettings, after: LeaderboardSettings
   );
 }
 
-function checked<T extends LeaderboardSettings>(settings: T): T {
+/**
+ * The settings, or 400 with what is wrong. `before` (an update's current settings) spares the
+ * schedule's walk when neither `open_seconds` nor the schedule changes.
+ */
+function checked<T extends LeaderboardSettings>(settings: T, before?: LeaderboardSettings): T {
   if (settings.updateStrategy === 'sum' && settings.tiebreakers.length > 0) {
     throw new ValidationError('A sum leaderboard takes no tiebreakers: equal sums order by time with tie_break earliest.', [
       { field: 'tiebreakers', message: 'must be empty when update_strategy is sum' },
@@ -288,6 +301,27 @@ function checked<T extends LeaderboardSettings>(settings: T): T {
   }
   const problem = settings.resetSchedule && scheduleProblem(settings.resetSchedule);
   if (problem) throw new ValidationError(`reset_schedule: ${problem}.`, [{ field: 'reset_schedule', message: problem }]);
+  if (settings.openSeconds !== null) {
+    if (!settings.resetSchedule) {
+      throw new ValidationError('open_seconds needs a reset_schedule: each season is open that long from its start.', [
+        { field: 'open_seconds', message: 'needs a reset_schedule' },
+      ]);
+    }
+    if (settings.windowSeason !== null) {
+      throw new ValidationError('open_seconds and a one-off window (opens_at, closes_at) do not go together.', [
+        { field: 'open_seconds', message: 'must be null while the board has opens_at or closes_at' },
+      ]);
+    }
+    const unchanged =
+      before?.openSeconds === settings.openSeconds && JSON.stringify(before.resetSchedule) === JSON.stringify(settings.resetSchedule);
+    // 60 always fits: a 5-field cron runs at most once a minute.
+    const gap =
+      unchanged || settings.openSeconds <= 60 ? Infinity : shortestGap(settings.resetSchedule, new Date(), 366, settings.openSeconds);
+    if (settings.openSeconds > gap) {
+      const message = `must not exceed ${gap} s, the shortest time between the schedule's runs over the next 366 days`;
+      throw new ValidationError(`open_seconds ${message}.`, [{ field: 'open_seconds', message }]);
+    }
+  }
   if (settings.minScore !== null && settings.maxScore !== null && settings.minScore > settings.maxScore) {
     throw new ValidationError('min_score must not be greater than max_score.', [
       { field: 'min_score', message: 'must not be greater than max_score' },

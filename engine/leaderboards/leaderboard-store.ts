@@ -31,6 +31,8 @@ export interface Leaderboard {
   opensAt: Date | null;
   closesAt: Date | null;
   windowSeason: number | null;
+  /** With a reset schedule: how long each season accepts reports from its start (s). */
+  openSeconds: number | null;
   /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
   activeAt: Date;
 }
@@ -51,6 +53,8 @@ export interface LeaderboardSettings {
   opensAt: Date | null;
   closesAt: Date | null;
   windowSeason: number | null;
+  /** With a reset schedule: each season accepts reports for this many seconds from its start. */
+  openSeconds: number | null;
 }
 
 interface LeaderboardRow {
@@ -76,6 +80,7 @@ interface LeaderboardRow {
   opens_at: Date | null;
   closes_at: Date | null;
   window_season: number | null;
+  open_seconds: number | null;
   active_at: Date;
 }
 
@@ -101,6 +106,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   opensAt: row.opens_at,
   closesAt: row.closes_at,
   windowSeason: row.window_season,
+  openSeconds: row.open_seconds,
   activeAt: row.active_at,
 });
 
@@ -121,10 +127,11 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.opensAt,
   settings.closesAt,
   settings.windowSeason,
+  settings.openSeconds,
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -235,8 +242,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -248,7 +255,7 @@ export class LeaderboardStore {
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
-         window_season = $16, updated_at = now()
+         window_season = $16, open_seconds = $17, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

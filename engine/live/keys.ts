@@ -148,7 +148,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-17.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-18.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -163,6 +163,7 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.versions,
     boardRetryKey(prefix, internalId, retryDigest),
     k.banned,
+    k.seasonStarted,
   ];
 }
 
@@ -304,10 +305,10 @@ export function setLayoutKeys(prefix: string, internalId: number): string[] {
   return [k.layout, k.scores, k.hidden, k.endedSeasons];
 }
 
-/** The keys of the script asking a board's window about a report before a batch writes (windowCheck-2.lua). */
+/** The keys of the script asking a board's window about a report before a batch writes (windowCheck-3.lua). */
 export function windowCheckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.season, k.banned];
+  return [k.season, k.banned, k.seasonStarted];
 }
 
 /** The keys of the script reading an ended season's hidden entries (scanHidden-3.lua). */

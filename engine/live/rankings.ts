@@ -419,14 +419,17 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
 }
 
 /**
- * A board's one-off window as the scripts take it (includes/window.lua): opens, closes (ms, '' when
- * open-ended) and the season it belongs to ('' for none).
+ * A board's window as the scripts take it (includes/window.lua): a one-off window's opens, closes (ms,
+ * '' when open-ended) and the season it belongs to ('' for none), then the seconds each season stays
+ * open from its start ('' for none).
  */
-function windowArgs(board: ReportedBoard): [string, string, string] {
-  if (board.windowSeason === null || board.windowSeason === undefined) return ['', '', ''];
+function windowArgs(board: ReportedBoard): [string, string, string, string] {
+  const openSeconds = board.openSeconds ? String(board.openSeconds) : '';
+  if (board.windowSeason === null || board.windowSeason === undefined) return ['', '', '', openSeconds];
   return [
     board.opensAt ? String(board.opensAt.getTime()) : '',
     board.closesAt ? String(board.closesAt.getTime()) : '',
     String(board.windowSeason),
+    openSeconds,
   ];
 }

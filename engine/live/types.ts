@@ -29,6 +29,8 @@ export interface ReportedBoard extends RankedBoard {
   opensAt?: Date | null;
   closesAt?: Date | null;
   windowSeason?: number | null;
+  /** How long each season accepts reports from its start (s); none when left out. */
+  openSeconds?: number | null;
 }
 
 /**

@@ -143,7 +143,10 @@ export class ScoreService {
    */
   private async refuseClosedPairs(playerId: string, pairs: [Leaderboard, Report][], arrivedAt: number, retry: RetryRecord | undefined) {
     const refused = await Promise.all(
-      pairs.map(([board]) => board.windowSeason !== null && this.deps.rankings.windowRefuses(board, playerId, arrivedAt)),
+      pairs.map(
+        ([board]) =>
+          (board.windowSeason !== null || board.openSeconds !== null) && this.deps.rankings.windowRefuses(board, playerId, arrivedAt),
+      ),
     );
     if (!refused.includes(true)) return;
     if (retry) await this.deps.retries.release(retry);

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { api } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import {
   createGame,
   createLeaderboard,
   createThirdPartyKey,
+  internalBoard,
   reportScore,
   secretKey,
   sendBatch,
@@ -169,5 +170,77 @@ describe('competitions: a window for reports', () => {
     expect(await body(game, id)).to.include({ opens_at: null, closes_at: null, state: 'open', reset_schedule: null });
     const scheduled = await createLeaderboard(game, { reset_schedule: { cron: '0 0 * * 1', timezone: 'UTC' } });
     await put(game, scheduled, { opens_at: iso(now) }).expect(400);
+  });
+
+  describe('open_seconds: every season open for a while from its start', () => {
+    const daily = { cron: '0 0 * * *', timezone: 'Europe/Paris' };
+
+    /** Moves the current season's start back, in Redis (which the report script reads) and PostgreSQL (which bodies read). */
+    async function startedAgo(id: string, ms: number): Promise<Date> {
+      const board = await internalBoard(game, id);
+      const { pool, redis, keys } = testStores();
+      const startedAt = new Date(Date.now() - ms);
+      await redis.set(keys(board).seasonStarted, String(startedAt.getTime()));
+      await pool.query('UPDATE leaderboards SET season_started_at = $2 WHERE internal_id = $1', [board.internalId, startedAt]);
+      return startedAt;
+    }
+
+    it('when a scheduled board is open an hour from each reset, then reports within it count, later ones are refused, and a reset opens it again', async () => {
+      const id = await createLeaderboard(game, { reset_schedule: daily, open_seconds: 3600 });
+      const player = await signup(game);
+      const startedAt = await startedAgo(id, 600_000);
+      expect(await body(game, id)).to.include({
+        open_seconds: 3600,
+        opens_at: startedAt.toISOString(),
+        closes_at: new Date(startedAt.getTime() + 3_600_000).toISOString(),
+        state: 'open',
+      });
+      await reportScore(game, player, id, 10).expect(200);
+      await startedAgo(id, 3_600_000);
+      expect((await body(game, id)).state).to.equal('closed');
+      expect((await reportScore(game, player, id, 20).expect(403)).body.error.code).to.equal('leaderboard_closed');
+      const batch = await sendBatch(game, { player_id: player.playerId, scores: [30], leaderboard_ids: [id] }).expect(403);
+      expect(batch.body.error.details).to.have.length(1);
+      expect((await record(game, id, player).expect(200)).body.score).to.equal(10);
+      // Closed: its window cannot change; a reset opens the next season for its hour.
+      await put(game, id, { open_seconds: 7200 }).expect(409);
+      await api().post(`/api/v1/server/leaderboards/${id}/reset`).set(secretKey(game)).expect(200);
+      expect(await body(game, id)).to.include({ season: 2, state: 'open' });
+      expect((await reportScore(game, player, id, 40).expect(200)).body.season).to.equal(2);
+    });
+
+    it("when open_seconds exceeds the shortest time between the schedule's runs, then 400 (a weekly Paris schedule has a 167-hour week in spring)", async () => {
+      const weekly = { cron: '0 0 * * 1', timezone: 'Europe/Paris' };
+      const refused = await put(game, uniqueId('lb'), { reset_schedule: weekly, open_seconds: 604_800 }).expect(400);
+      expect(refused.body.error.details).to.deep.equal([
+        {
+          field: 'open_seconds',
+          message: "must not exceed 601200 s, the shortest time between the schedule's runs over the next 366 days",
+        },
+      ]);
+      const id = await createLeaderboard(game, { reset_schedule: weekly, open_seconds: 601_200 });
+      expect((await body(game, id)).open_seconds).to.equal(601_200);
+      // Checked again when the schedule changes.
+      await put(game, id, { reset_schedule: daily }).expect(400);
+      expect((await body(game, id)).reset_schedule).to.deep.equal(weekly);
+    });
+
+    it('when open_seconds comes without a schedule, with a one-off window or out of bounds, then 400 and nothing changes', async () => {
+      const id = await createLeaderboard(game);
+      for (const bad of [
+        { open_seconds: 3600 },
+        { reset_schedule: daily, open_seconds: 59 },
+        { reset_schedule: daily, open_seconds: 3600.5 },
+        { reset_schedule: daily, open_seconds: '3600' },
+        { reset_schedule: daily, open_seconds: 3600, closes_at: iso(Date.now() + 60_000) },
+      ]) {
+        const res = await put(game, id, bad).expect(400);
+        expect(res.body.error.code).to.equal('validation_failed');
+      }
+      expect(await body(game, id)).to.include({ open_seconds: null, reset_schedule: null, state: 'open' });
+      const scheduled = await createLeaderboard(game, { reset_schedule: daily, open_seconds: 3600 });
+      await put(game, scheduled, { reset_schedule: null }).expect(400);
+      await put(game, scheduled, { reset_schedule: null, open_seconds: null }).expect(200);
+    });
   });
 });

@@ -143,6 +143,25 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await close();
   });
 
+  it('when a scheduled leaderboard is created in the form open an hour after each reset, then the API shows it and the board says until when', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('daily');
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Reset schedule: a new season starts').selectOption('daily');
+    await page.getByLabel('Open for (seconds after each reset; empty: the whole season)').fill('3600');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    const board = await boardFromApi(game, id);
+    expect(board).to.deep.include({ open_seconds: 3600, state: 'open' });
+    expect(await page.locator('dl.lb-facts').textContent()).to.include(
+      `until ${String(board!.closes_at).replace('T', ' ').slice(0, 16)} UTC`,
+    );
+    expect(await page.getByLabel('Open for (seconds after each reset; empty: the whole season)').inputValue()).to.equal('3600');
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
   it('when a leaderboard is created in the form with earliest ties and two tiebreakers, then the API shows them and its entries table has a column for each', async () => {
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Leaderboards');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nextResetAt, scheduleProblem, upcomingResets } from '../../engine/seasons/schedule.js';
+import { nextResetAt, scheduleProblem, shortestGap, upcomingResets, type ResetSchedule } from '../../engine/seasons/schedule.js';
 
 const iso = (instants: number[]) => instants.map((ms) => new Date(ms).toISOString());
 const HOUR = 3_600_000;
@@ -61,5 +61,54 @@ describe('unit: reset schedules (cron in an IANA zone)', () => {
     expect(scheduleProblem({ cron: '0 0 * * *', timezone: 'Mars/Olympus' })).to.match(/is not an IANA time zone/);
     expect(scheduleProblem({ cron: '61 0 * * *', timezone: 'UTC' })).to.match(/^cron is not valid/);
     expect(scheduleProblem({ cron: '0 0 31 2 *', timezone: 'UTC' })).to.equal('cron never fires');
+  });
+
+  describe('shortestGap: the shortest time between runs, which open_seconds must not exceed', () => {
+    /** Every run listed, one by one, by the schedule itself: the slow, obvious answer. */
+    function listedGap(schedule: ResetSchedule, from: Date, days: number): number {
+      const end = from.getTime() + days * 24 * HOUR;
+      const runs: number[] = [];
+      for (let run = nextResetAt(schedule, new Date(from.getTime() - 1)); run && run.getTime() <= end; run = nextResetAt(schedule, run)) {
+        runs.push(run.getTime());
+      }
+      let shortest = Infinity;
+      for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, runs[i]! - runs[i - 1]!);
+      return shortest / 1000;
+    }
+
+    it('when a weekly Monday-midnight schedule in Paris spans a spring change, then the shortest week is 167 h; in UTC, 168 h', () => {
+      const from = new Date('2026-11-27T00:00:00Z');
+      expect(shortestGap({ cron: '0 0 * * 1', timezone: 'Europe/Paris' }, from)).to.equal(167 * 3600);
+      expect(shortestGap({ cron: '0 0 * * 1', timezone: 'UTC' }, from)).to.equal(168 * 3600);
+    });
+
+    it('when a daily 09:00 schedule in New York spans both changes, then the shortest day is 23 h', () => {
+      expect(shortestGap({ cron: '0 9 * * *', timezone: 'America/New_York' }, new Date('2026-11-27T00:00:00Z'))).to.equal(23 * 3600);
+      // Only the autumn change within 60 days: the shortest is an ordinary 24 h day.
+      expect(shortestGap({ cron: '0 9 * * *', timezone: 'America/New_York' }, new Date('2026-10-15T00:00:00Z'), 60)).to.equal(24 * 3600);
+    });
+
+    it('when schedules run within a day, around skipped and repeated hours, or rarely, then the answer equals listing every run', () => {
+      const cases: [ResetSchedule, string, number][] = [
+        [{ cron: '0 * * * *', timezone: 'Europe/Paris' }, '2026-03-10T00:00:00Z', 40],
+        [{ cron: '*/20 1-3 * * *', timezone: 'Europe/Paris' }, '2026-03-20T00:00:00Z', 20],
+        [{ cron: '15,45 2 * * 0', timezone: 'Europe/Paris' }, '2026-03-01T00:00:00Z', 60],
+        [{ cron: '30 1 * * *', timezone: 'America/New_York' }, '2026-10-20T00:00:00Z', 30],
+        [{ cron: '0,30 1-2 * * *', timezone: 'America/New_York' }, '2026-10-25T00:00:00Z', 14],
+        [{ cron: '0 2 * * *', timezone: 'Australia/Lord_Howe' }, '2026-09-20T00:00:00Z', 30],
+        [{ cron: '0 0,23 * * *', timezone: 'Europe/Paris' }, '2026-10-20T00:00:00Z', 14],
+        [{ cron: '0 12 1 * *', timezone: 'Europe/Paris' }, '2026-11-27T00:00:00Z', 366],
+        [{ cron: '0 12 29 2 *', timezone: 'UTC' }, '2026-11-27T00:00:00Z', 366],
+      ];
+      for (const [schedule, from, days] of cases) {
+        expect(shortestGap(schedule, new Date(from), days), `${schedule.cron} ${schedule.timezone}`).to.equal(
+          listedGap(schedule, new Date(from), days),
+        );
+      }
+    });
+
+    it('when asked to stop below a bound, then a per-minute schedule answers 60 at once', () => {
+      expect(shortestGap({ cron: '* * * * *', timezone: 'Europe/Paris' }, new Date('2026-11-27T00:00:00Z'), 366, 61)).to.equal(60);
+    });
   });
 });

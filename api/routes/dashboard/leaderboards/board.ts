@@ -71,7 +71,7 @@ export const leaderboardPageEndpoint = endpoint({
           <dt>Reset</dt>
           <dd>${describeSchedule(board.resetSchedule)}${next ? `, next ${when(next)}` : ''}</dd>
           <dt>Reports</dt>
-          <dd>${describeWindow(windowOf(board, board.season))}</dd>
+          <dd>${describeWindow(windowOf(board, board.season, board.seasonStartedAt))}</dd>
         </dl>
         ${confirmButton(
           screen,

@@ -49,6 +49,7 @@ export const settingsFields = {
   cron: optional(Joi.string().trim().max(200).empty('')),
   timezone: optional(Joi.string().trim().max(64).empty('')),
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
+  open_seconds: optional(Joi.number().integer().min(60).max(31_622_400).empty('')),
   tie_break: optional(oneOf('shared', 'earliest')),
   opens_at: windowField,
   closes_at: windowField,
@@ -104,6 +105,7 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     tiebreakers: tiebreakersOf(form),
     opens_at: form.opens_at === undefined ? null : `${form.opens_at}Z`,
     closes_at: form.closes_at === undefined ? null : `${form.closes_at}Z`,
+    open_seconds: form.open_seconds ?? null,
   };
   return settingsOf(fields);
 }
@@ -135,7 +137,7 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
   const p = board ? 'edit' : 'new';
   const schedule = board?.resetSchedule ?? null;
   const preset = schedule ? (presetOf(schedule) ?? 'custom') : 'none';
-  const window = board && windowOf(board, board.season);
+  const window = board && windowOf(board, board.season, board.seasonStartedAt);
   const fields = html` ${
       board
         ? html``
@@ -257,6 +259,19 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
         <label for="${p}-tz">Time zone</label>
         <input id="${p}-tz" name="timezone" maxlength="64" value="${schedule?.timezone ?? 'UTC'}" aria-describedby="${p}-tz-hint" />
         <p class="hint" id="${p}-tz-hint">An IANA time zone such as Europe/Paris (daylight saving included).</p>
+        <label for="${p}-open">Open for (seconds after each reset; empty: the whole season)</label>
+        <input
+          id="${p}-open"
+          name="open_seconds"
+          type="number"
+          min="60"
+          step="1"
+          value="${board?.openSeconds ?? ''}"
+          aria-describedby="${p}-open-hint"
+        />
+        <p class="hint" id="${p}-open-hint">
+          With a schedule: each season accepts reports this long from its start, at most the shortest time between resets.
+        </p>
         <label for="${p}-keep">Archived seasons kept</label>
         <input id="${p}-keep" name="keep_seasons" type="number" min="1" max="1000" step="1" value="${board?.keepSeasons ?? 52}" />
       </div>

@@ -5,12 +5,13 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
-        17 banned
+        17 banned, 18 seasonStarted
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
         tiebreakers, comma-separated ('' for none), 10 when the request arrived (ms), 11-13 the
-        board's window: opens, closes (ms or '') and its season ('' for none; includes/window)
+        board's window: opens, closes (ms or '') and its season ('' for none), 14 the seconds each
+        season stays open from its start ('' for none) (includes/window)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
@@ -57,7 +58,7 @@ end
 
 -- After the replay (a retried request gets its first answer even once the window has closed), judged
 -- at the request's arrival, in the same step as the season it would count in.
-if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[10]) then return { 6 } end
+if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[14], KEYS[18], ARGV[10]) then return { 6 } end
 
 local E = liveEntries(K, order)
 local tiebreakers = {}
