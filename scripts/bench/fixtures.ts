@@ -35,6 +35,8 @@ export const BOARDS = {
   latest: 'latest',
   sum: 'sum',
   metadata: 'metadata',
+  /** A best board with a one-off window, open through the run (docs/competitions.md). */
+  windowed: 'windowed',
 } as const;
 
 /** Bytes of every metadata object the bench reports or seeds (its compact JSON). */

@@ -33,7 +33,7 @@ export type ScenarioKind =
   | 'readyz';
 
 /** report_score under the score rules: another kept-score rule, metadata, an Idempotency-Key. */
-export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed' | TieKind;
+export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed' | 'report-window' | TieKind;
 
 /** report_score on a board breaking ties (scripts/bench/ties-figures.ts): by who was first, or by 4 tiebreakers. */
 export type TieKind = 'report-earliest' | 'report-tiebreakers';
@@ -97,6 +97,7 @@ export const SERVICE_SCENARIOS: Scenario[] = [
     variant: true,
   },
   { label: `${REPORT_LABEL}, Idempotency-Key`, kind: 'report-keyed', method: 'POST', board: BOARDS.main, variant: true },
+  { label: `${REPORT_LABEL}, window board`, kind: 'report-window', method: 'POST', board: BOARDS.windowed, variant: true },
   { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '', rung: BARE_BATCH_LABEL },
   { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main, rung: BARE_RANK_LABEL },
   { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main, rung: BARE_PAGE_LABEL },
@@ -183,6 +184,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'report':
     case 'report-latest':
     case 'report-sum':
+    case 'report-window':
     case 'report-earliest':
       return () => ({
         method: 'POST',

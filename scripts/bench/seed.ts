@@ -8,6 +8,7 @@ import type { Leaderboard, LeaderboardSettings } from '../../engine/leaderboards
 import type { Rankings } from '../../engine/live/rankings.js';
 import type { PersistedScore } from '../../engine/live/types.js';
 import { leaderboardKeys, memberKey } from '../../engine/live/keys.js';
+
 import { dropDatabase } from '../../engine/db.js';
 import { generatedDisplayName } from '../../engine/players/display-names.js';
 import { unlinkKeysWithPrefix, type RedisClient } from '../../engine/live/redis.js';
@@ -25,6 +26,8 @@ import {
   playerId,
   randomInts,
 } from './fixtures.js';
+
+const DAY_MS = 86_400_000;
 
 export interface SeededGame {
   gameId: string;
@@ -64,8 +67,8 @@ const SCORES = 'scores (leaderboard_internal_id, player_id, score)';
  * a Redis Cluster (`redis` a Cluster client) it stays in one slot.
  *
  * With `ruleBoards`, also the boards of report_score's variants, each holding every player as the
- * main board does: a `latest` board, a `sum` board, and a best board whose every entry carries
- * METADATA_BYTES of metadata.
+ * main board does: a `latest` board, a `sum` board, a best board whose every entry carries
+ * METADATA_BYTES of metadata, and a best board with a window open through the run.
  */
 export async function seed(
   engine: Engine,
@@ -89,6 +92,7 @@ export async function seed(
       [BOARDS.latest, { ...individual, updateStrategy: 'latest' }],
       [BOARDS.sum, { ...individual, updateStrategy: 'sum' }],
       [BOARDS.metadata, individual],
+      [BOARDS.windowed, { ...individual, opensAt: new Date(Date.now() - DAY_MS), closesAt: new Date(Date.now() + 30 * DAY_MS) }],
     );
   }
   for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings, 'system')).leaderboard;
@@ -100,9 +104,9 @@ export async function seed(
   const clanBoardScores = randomInts(2, players, SEEDED_SCORE_CEILING);
   const smallScores = randomInts(3, smallBoard, SEEDED_SCORE_CEILING);
   const ruleScores = ruleBoards
-    ? [BOARDS.latest, BOARDS.sum, BOARDS.metadata].map((_, i) => randomInts(5 + i, players, SEEDED_SCORE_CEILING))
+    ? [BOARDS.latest, BOARDS.sum, BOARDS.metadata, BOARDS.windowed].map((_, i) => randomInts(5 + i, players, SEEDED_SCORE_CEILING))
     : [];
-  const [latestScores, sumScores, metadataScores] = ruleScores;
+  const [latestScores, sumScores, metadataScores, windowedScores] = ruleScores;
   const totals = new Map<string, { total: number; count: number }>();
   memberClans.forEach((clan, i) => {
     const entry = totals.get(clan) ?? { total: 0, count: 0 };
@@ -146,6 +150,7 @@ export async function seed(
         bulk(pool, async (client) => {
           await copy(client, SCORES, players, scoreRows(BOARDS.latest, latestScores!));
           await copy(client, SCORES, players, scoreRows(BOARDS.sum, sumScores!));
+          await copy(client, SCORES, players, scoreRows(BOARDS.windowed, windowedScores!));
           const metadataBoard = boards[BOARDS.metadata]!.internalId;
           await copy(client, 'scores (leaderboard_internal_id, player_id, score, metadata)', players, (i) => {
             return `${metadataBoard}\t${ids[i]}\t${metadataScores![i]}\t${JSON.stringify(metadataOf(i))}\n`;
@@ -170,6 +175,7 @@ export async function seed(
     if (ruleBoards) {
       await writeSortedSet(redis, key(BOARDS.latest).scores, ids, latestScores!);
       await writeSortedSet(redis, key(BOARDS.sum).scores, ids, sumScores!);
+      await writeSortedSet(redis, key(BOARDS.windowed).scores, ids, windowedScores!);
       const metadataKeys = key(BOARDS.metadata);
       await writeSortedSet(redis, metadataKeys.scores, ids, metadataScores!);
       await writeChunks(
