@@ -6,7 +6,7 @@ import type { BenchResults } from './results.js';
 import { createThirdPartyKey } from './third-party-key.js';
 import { BARE_SCENARIOS, selectScenarios, type Scenario, type ScenarioContext } from './scenarios.js';
 import { startApi, startBare, type RungBoards, type ServiceSetup } from './service.js';
-import { sidesInTurn } from './ties-figures.js';
+import { sidesInTurn } from './rounds.js';
 import { lagQuantile, readyzPending, scrapeLag, timeUntilDrained, watchPending } from './worker-figures.js';
 
 const timing = (options: BenchOptions) => ({ duration: options.duration, warmup: options.warmup, connections: options.connections });
@@ -61,7 +61,11 @@ export async function apiPhase(
     ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
     const pending = () => readyzPending(setup.apiPort);
     const selected = selectScenarios(options.only, processes, variants);
+    const reports = selected.filter((s) => s.kind === 'report' || s.variant);
+    // Compared in alternating rounds, the variants' first round also fills the table: no run of its own.
+    const inRounds = processes === 1 && reports.length > 1 && reports.some((s) => s.kind === 'report');
     for (const scenario of selected) {
+      if (scenario.variant && inRounds) continue;
       const meta = { processes, target: 'api' as const };
       if (scenario.kind === 'third-party-page' && !ctx.apiKey) {
         results.runs.push(missingRun(scenario, meta, 'POST /api/v1/server/third_party_keys is missing'));
@@ -91,10 +95,7 @@ export async function apiPhase(
         drainMs,
       });
     }
-    const reports = selected.filter((s) => s.kind === 'report' || s.variant);
-    if (processes === 1 && reports.length > 1 && reports.some((s) => s.kind === 'report')) {
-      results.variantRounds = await variantRounds(setup, options, ctx, reports, watched, pending);
-    }
+    if (inRounds) results.variantRounds = await variantRounds(setup, options, ctx, results, reports, watched, pending);
     if (processes === 1 && selected.some((s) => s.kind === 'record')) await rankReadOverHttp(setup, options, ctx, results, watched);
     const underLoad = results.runs.filter((run) => run.target === 'api' && run.processes === processes);
     results.apiPeakRssMb.push({ processes, mb: Math.max(0, ...underLoad.map((run) => run.rssMb ?? 0)) });
@@ -106,27 +107,35 @@ export async function apiPhase(
 /**
  * report_score and its variants in alternating rounds (the order turns each round, so a drift of the
  * machine falls on every side): a variant is judged on the median of its rounds' ratios to the plain
- * report, not on one run minutes apart from it.
+ * report, not on one run minutes apart from it. Each variant's run of the first round is its row of
+ * the table, right after the plain report's.
  */
 async function variantRounds(
   setup: ServiceSetup,
   options: BenchOptions,
   ctx: ScenarioContext,
+  results: BenchResults,
   sides: Scenario[],
   watched: { server: Started; worker: Started },
   pending: () => Promise<number | null>,
 ): Promise<NonNullable<BenchResults['variantRounds']>> {
   const rounds: NonNullable<BenchResults['variantRounds']> = [];
+  const tableRows = new Map<Scenario, BenchResults['runs'][number]>();
   for (let round = 0; round < (options.quick ? 2 : 3); round++) {
     const runs: Record<string, { rps: number; errors: number }> = {};
     for (const scenario of sidesInTurn(sides, round)) {
       process.stderr.write(`  variant round ${round + 1}: ${scenario.label}\n`);
       const run = await runScenario(setup.apiPort, scenario, ctx, variantTiming(options), { processes: 1, target: 'api' }, watched);
       runs[scenario.label] = { rps: run.rps, errors: run.errors };
+      if (round === 0 && scenario.variant) tableRows.set(scenario, run);
       await timeUntilDrained(pending, 60_000);
     }
     rounds.push(runs);
   }
+  const plain = results.runs.findIndex(
+    (run) => run.target === 'api' && run.processes === 1 && sides.some((s) => s.kind === 'report' && s.label === run.label),
+  );
+  results.runs.splice(plain + 1, 0, ...sides.flatMap((side) => tableRows.get(side) ?? []));
   return rounds;
 }
 

@@ -4,6 +4,7 @@ import type { BenchParts } from './engine-parts.js';
 import { BOARDS } from './fixtures.js';
 import { runScenario, type ScenarioRun } from './load.js';
 import { median } from './median.js';
+import { sidesInTurn } from './rounds.js';
 import type { BenchOptions } from './options.js';
 import { stop } from './processes.js';
 import { memoryPerEntry, type MemoryFigures } from './redis-figures.js';
@@ -121,12 +122,6 @@ export async function tieFigures(
     }
   }
   return { entries: options.players, memory, comparisons };
-}
-
-/** The sides in the order of round `round`: each round starts one further along. */
-export function sidesInTurn<T>(sides: T[], round: number): T[] {
-  const start = round % sides.length;
-  return [...sides.slice(start), ...sides.slice(0, start)];
 }
 
 /**
