@@ -5,6 +5,8 @@ import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import { windowOf, windowState } from '../engine/competitions/window.js';
+import { bandsView } from '../engine/competitions/rewards.js';
+import type { ClaimedReward } from '../engine/competitions/claim-service.js';
 import type { TieFields } from '../engine/leaderboards/ties.js';
 import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
@@ -61,6 +63,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     tie_break: leaderboard.tieBreak,
     tiebreakers: leaderboard.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
     open_seconds: leaderboard.openSeconds,
+    rewards: bandsView(leaderboard.rewards),
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),
@@ -142,6 +145,20 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<t
     metadata: record.metadata,
     tiebreakers: record.tiebreakers,
     achieved_at: achievedAt(record),
+    // Undefined (left out of the JSON) while the season read is open.
+    reward: record.reward?.reward,
+    reward_claimed_at: record.reward && (record.reward.rewardClaimedAt?.toISOString() ?? null),
+  };
+}
+
+export function claimedRewardView(claim: ClaimedReward): Value<typeof R.ClaimedReward> {
+  return {
+    leaderboard_id: claim.leaderboardId,
+    season: claim.season,
+    player_id: claim.playerId,
+    rank: claim.rank,
+    reward: claim.reward,
+    claimed_at: claim.claimedAt.toISOString(),
   };
 }
 

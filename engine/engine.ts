@@ -26,6 +26,8 @@ import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { createLeaderboards } from './leaderboards/create-leaderboards.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { createScores } from './scores/create-scores.js';
+import { createClaims, createRewardReads } from './competitions/create-competitions.js';
+import type { ClaimService } from './competitions/claim-service.js';
 import type { ScoreService } from './scores/score-service.js';
 import { createReads } from './reads/create-reads.js';
 import type { LeaderboardReader } from './reads/leaderboard-reader.js';
@@ -60,6 +62,8 @@ export interface Engine {
   playerLookup: PlayerLookup;
   leaderboards: LeaderboardService;
   scores: ScoreService;
+  /** Reward claims of closed and archived seasons. */
+  claims: ClaimService;
   reader: LeaderboardReader;
   clans: ClanService;
   seasons: SeasonService;
@@ -276,7 +280,9 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const activity = createActivity({ redis, prefix, logger, players: stores.players, leaderboards, rotation, marks });
     closing.push(() => activity.reportCounter.close());
     const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
+    const rewards = createRewardReads(pool);
     const scores = createScores({
+      rewards: rewards.reads,
       redis,
       prefix,
       idempotencyTtlSeconds: config.idempotencyTtlSeconds,
@@ -308,6 +314,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       playerLookup: players.lookup,
       leaderboards,
       scores,
+      claims: createClaims({ store: rewards.store, rewards: rewards.reads, leaderboards, rotation, scores, transact, audit }),
       reader: reads.reader,
       clans,
       seasons: core.seasons.service,

@@ -1,6 +1,7 @@
 import { adminEndpoints } from './admin/index.js';
 import { clientLeaderboardEndpoints } from './client/leaderboards.js';
 import { clientPlayerEndpoints } from './client/players.js';
+import { clientRewardEndpoints } from './client/rewards.js';
 import { clientScoreEndpoints } from './client/scores.js';
 import { dashboardEndpoints } from './dashboard/index.js';
 import { documentationEndpoints } from './documentation/index.js';
@@ -12,6 +13,7 @@ import { serverClanEndpoints } from './server/clans.js';
 import { serverLeaderboardEndpoints } from './server/leaderboards.js';
 import { serverModerationEndpoints } from './server/moderation.js';
 import { serverPlayerEndpoints } from './server/players.js';
+import { serverRewardEndpoints } from './server/rewards.js';
 import { serverScoreEndpoints } from './server/scores.js';
 import { serverThirdPartyKeyEndpoints } from './server/third-party-keys.js';
 import { signupEndpoints } from './signup/index.js';
@@ -25,7 +27,10 @@ import { webEndpoints } from './web/index.js';
  * adds its list here.
  */
 export const ROUTE_GROUPS: RouteGroup[] = [
-  { prefix: '/api/v1/client', endpoints: [...clientScoreEndpoints, ...clientLeaderboardEndpoints, ...clientPlayerEndpoints] },
+  {
+    prefix: '/api/v1/client',
+    endpoints: [...clientScoreEndpoints, ...clientLeaderboardEndpoints, ...clientPlayerEndpoints, ...clientRewardEndpoints],
+  },
   {
     prefix: '/api/v1/server',
     endpoints: [
@@ -34,6 +39,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverClanEndpoints,
       ...serverPlayerEndpoints,
       ...serverModerationEndpoints,
+      ...serverRewardEndpoints,
       ...serverThirdPartyKeyEndpoints,
       ...serverAuditLogEndpoints,
     ],

@@ -1,6 +1,17 @@
 import Joi from 'joi';
 import type { LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
-import { name, nullable, object, oneOf, optional, tieBreak, tiebreakerColumns, updateStrategy, type Value } from './schemas.js';
+import {
+  name,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  rewardBands,
+  tieBreak,
+  tiebreakerColumns,
+  updateStrategy,
+  type Value,
+} from './schemas.js';
 
 const bound = nullable(Joi.number()).messages({ 'number.base': 'must be a finite number or null' });
 /** Whether the cron and zone mean anything is checked by the service (400 with the reason). */
@@ -38,6 +49,7 @@ export const settingsBody = object({
   tiebreakers: optional(tiebreakerColumns),
   opens_at: optional(windowInstant("When the current season starts accepting reports; null: from the season's start")),
   closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
+  rewards: optional(rewardBands.example([]).example([{ rank_from: 1, rank_to: 3, reward: { coins: 500 } }])),
   open_seconds: optional(
     nullable(Joi.number().strict().integer().min(60).max(31_622_400))
       .example(null)
@@ -70,5 +82,8 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.opens_at !== undefined && { opensAt: fields.opens_at === null ? null : new Date(fields.opens_at) }),
     ...(fields.closes_at !== undefined && { closesAt: fields.closes_at === null ? null : new Date(fields.closes_at) }),
     ...(fields.open_seconds !== undefined && { openSeconds: fields.open_seconds }),
+    ...(fields.rewards !== undefined && {
+      rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
+    }),
   };
 }

@@ -109,7 +109,26 @@ export const PlayerRecord = object({
   total: total(),
   metadata: metadata(),
   ...tieFields(),
+  reward: optional(
+    nullable(Joi.object().unknown(true))
+      .example({ coins: 500 })
+      .description(
+        'Once the season has closed or been archived: the reward of the rank shown (the claimed one once claimed), or null; absent while it is open',
+      ),
+  ),
+  reward_claimed_at: optional(
+    nullable(time()).example(null).description('Once the season has closed or been archived: when the reward was claimed, or null'),
+  ),
 }).id('PlayerRecord');
+
+export const ClaimedReward = object({
+  leaderboard_id: leaderboardId(),
+  season: season().description('The season claimed'),
+  player_id: playerId(),
+  rank: rank().description('The rank the reward was claimed at (frozen)'),
+  reward: Joi.object().unknown(true).example({ coins: 500 }).description("The band's reward (frozen)"),
+  claimed_at: time(),
+}).id('ClaimedReward');
 
 export const ClanRecord = object({
   leaderboard_id: leaderboardId(),
@@ -232,6 +251,15 @@ export const Leaderboard = object({
     .description(
       "When the current season's window closes (with open_seconds, open_seconds after the season's start); null: no window, or open until the next reset",
     ),
+  rewards: arrayOf(
+    object({
+      rank_from: int().min(1).example(1),
+      rank_to: int().min(1).example(3),
+      reward: Joi.object().unknown(true).example({ coins: 500 }),
+    }),
+  )
+    .example([])
+    .description('Bands of ranks and what each earns once a season has closed (claimed once each)'),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),

@@ -191,6 +191,9 @@ export const season = optional(whole(1, MAX_SEASON))
   .example(1)
   .example(2);
 
+/** A season named in a path (1 is the first). */
+export const seasonNumber = whole(1, MAX_SEASON).description('The season (1 is the first)').example(1);
+
 /** `?before=N`: an audit log entry id; absent, from the newest entry. */
 export const beforeEntry = optional(whole(1, Number.MAX_SAFE_INTEGER))
   .description('An entry id (next_before of the previous page): entries older than it; default: from the newest')
@@ -331,6 +334,22 @@ export const metadata = Joi.object<Record<string, unknown>>()
     `Kept with the score (a JSON object, at most ${MAX_METADATA_BYTES} bytes as compact JSON, nested at most ${MAX_METADATA_DEPTH} levels; no NUL character or unpaired surrogate in any key or string)`,
   )
   .example({ car: 'red', replay_id: 'r_8f2k' });
+
+/** What ranks earn once a season has closed: up to 50 non-overlapping bands (the engine checks the overlaps). */
+export const rewardBands = Joi.array()
+  .items(
+    object({
+      rank_from: Joi.number().strict().integer().min(1).max(1_000_000_000).example(1),
+      rank_to: Joi.number().strict().integer().min(1).max(1_000_000_000).example(3),
+      reward: metadata
+        .description('The reward (a JSON object of the game’s own, at most 1,024 bytes as compact JSON)')
+        .example({ coins: 500, badge: 'podium' }),
+    }),
+  )
+  .max(50)
+  .description(
+    'Up to 50 non-overlapping bands of ranks and what each earns; once a season has closed, each player record of it carries its reward, claimed once',
+  );
 
 /** The Idempotency-Key header: 1-128 printable ASCII characters. */
 export const idempotencyKey = Joi.string()

@@ -10,6 +10,7 @@ import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem, shortestGap } from '../seasons/schedule.js';
 import { windowOf, windowState } from '../competitions/window.js';
+import { bandsProblem, bandsView } from '../competitions/rewards.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
@@ -28,6 +29,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   closesAt: null,
   windowSeason: null,
   openSeconds: null,
+  rewards: [],
 };
 
 /**
@@ -144,13 +146,13 @@ export class LeaderboardService {
 
   /**
    * The settings with the window stamped with the live season (a window belongs to the season it is
-   * set in: docs/competitions.md). A window of an earlier season is gone; the window of a season that
-   * has closed is final (409 to change it).
+   * set in: docs/competitions.md). A window of an earlier season is gone; the window and the rewards
+   * of a season that has closed are final (409 to change them).
    */
   private async windowed(existing: Leaderboard, changes: Partial<LeaderboardSettings>): Promise<LeaderboardSettings> {
     const settings = { ...existing, ...changes };
     const touched = changes.opensAt !== undefined || changes.closesAt !== undefined || changes.openSeconds !== undefined;
-    if (!touched && existing.windowSeason === null) return settings;
+    if (!touched && existing.windowSeason === null && existing.openSeconds === null) return settings;
     const { season, startedAt } = await this.deps.rotation.seasons(existing);
     const oneOff = windowOf({ ...existing, openSeconds: null }, season, startedAt);
     const opensAt = changes.opensAt === undefined ? (oneOff?.opensAt ?? null) : changes.opensAt;
@@ -159,12 +161,12 @@ export class LeaderboardService {
     const updated = { ...settings, opensAt, closesAt, windowSeason };
     const [before, after] = [windowOf(existing, season, startedAt), windowOf(updated, season, startedAt)];
     const same = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
-    if (
-      before &&
-      windowState(before, Date.now()) === 'closed' &&
-      !(same(before.opensAt, after?.opensAt) && same(before.closesAt, after?.closesAt))
-    ) {
+    const closed = before !== null && windowState(before, Date.now()) === 'closed';
+    if (closed && !(same(before.opensAt, after?.opensAt) && same(before.closesAt, after?.closesAt))) {
       throw new ConflictError("The current season's window has closed: it stays as it ended until the next reset.");
+    }
+    if (closed && JSON.stringify(bandsView(updated.rewards)) !== JSON.stringify(bandsView(existing.rewards))) {
+      throw new ConflictError('The current season has closed: its rewards stay as they were until the next reset.');
     }
     return updated;
   }
@@ -266,6 +268,7 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     opens_at: settings.opensAt?.toISOString() ?? null,
     closes_at: settings.closesAt?.toISOString() ?? null,
     open_seconds: settings.openSeconds,
+    rewards: bandsView(settings.rewards),
   };
 }
 
@@ -291,6 +294,9 @@ function checked<T extends LeaderboardSettings>(settings: T, before?: Leaderboar
   if (new Set(names).size !== names.length) {
     throw new ValidationError('Each tiebreaker needs a name of its own.', [{ field: 'tiebreakers', message: 'names must be distinct' }]);
   }
+  const bands = bandsProblem(settings.rewards);
+  if (bands)
+    throw new ValidationError(`rewards[${bands.index}] ${bands.message}.`, [{ field: `rewards[${bands.index}]`, message: bands.message }]);
   if (settings.opensAt && settings.closesAt && settings.opensAt >= settings.closesAt) {
     throw new ValidationError('closes_at must be later than opens_at.', [{ field: 'closes_at', message: 'must be later than opens_at' }]);
   }

@@ -1,6 +1,7 @@
 import { storable, type Queryable } from '../db.js';
 import type { SortOrder, TieBreak, TiebreakerColumn, UpdateStrategy } from '../live/types.js';
 import type { ResetSchedule } from '../seasons/schedule.js';
+import { bandsOf, bandsView, type RewardBand } from '../competitions/rewards.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 
@@ -33,6 +34,8 @@ export interface Leaderboard {
   windowSeason: number | null;
   /** With a reset schedule: how long each season accepts reports from its start (s). */
   openSeconds: number | null;
+  /** What ranks earn once a season has closed (docs/competitions.md, part 4). */
+  rewards: RewardBand[];
   /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
   activeAt: Date;
 }
@@ -55,6 +58,8 @@ export interface LeaderboardSettings {
   windowSeason: number | null;
   /** With a reset schedule: each season accepts reports for this many seconds from its start. */
   openSeconds: number | null;
+  /** Non-overlapping bands of ranks and what each earns, at most 50. */
+  rewards: RewardBand[];
 }
 
 interface LeaderboardRow {
@@ -81,6 +86,7 @@ interface LeaderboardRow {
   closes_at: Date | null;
   window_season: number | null;
   open_seconds: number | null;
+  rewards: { rank_from: number; rank_to: number; reward: object }[];
   active_at: Date;
 }
 
@@ -107,6 +113,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   closesAt: row.closes_at,
   windowSeason: row.window_season,
   openSeconds: row.open_seconds,
+  rewards: bandsOf(row.rewards),
   activeAt: row.active_at,
 });
 
@@ -128,10 +135,11 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.closesAt,
   settings.windowSeason,
   settings.openSeconds,
+  JSON.stringify(bandsView(settings.rewards)),
 ];
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -242,8 +250,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -255,7 +263,7 @@ export class LeaderboardStore {
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
-         window_season = $16, open_seconds = $17, updated_at = now()
+         window_season = $16, open_seconds = $17, rewards = $18, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

@@ -5,6 +5,7 @@ import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
+import { bandsView } from '../competitions/rewards.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -110,5 +111,7 @@ function settingsOf(board: Leaderboard) {
     update_strategy: board.updateStrategy,
     tie_break: board.tieBreak,
     tiebreakers: board.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
+    // An archived season keeps the bands it ended with: its claims read them (engine/competitions/claims.ts).
+    rewards: bandsView(board.rewards),
   };
 }

@@ -7,6 +7,7 @@ import type { PlayerService } from '../players/player-service.js';
 import type { SeasonReads } from '../reads/season-reads.js';
 import { RetryRecords } from './retry-records.js';
 import { ScoreService } from './score-service.js';
+import type { RewardReads } from '../competitions/reward-reads.js';
 
 /** Score reports (with their Idempotency-Key records) and player records. */
 export function createScores(deps: {
@@ -19,6 +20,7 @@ export function createScores(deps: {
   seasons: SeasonReads;
   marks: PersistenceMarks;
   counter: ReportCounter;
+  rewards: RewardReads;
 }): ScoreService {
   const retries = new RetryRecords({ redis: deps.redis, prefix: deps.prefix, ttlSeconds: deps.idempotencyTtlSeconds });
   return new ScoreService({ ...deps, retries });

@@ -9,6 +9,7 @@ import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { RetryRecord, RetryRecords } from './retry-records.js';
 import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from '../reads/season-reads.js';
+import type { RecordReward, RewardReads } from '../competitions/reward-reads.js';
 
 /** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
@@ -42,6 +43,8 @@ export interface PlayerRecord extends TieFields {
   rank: number;
   total: number;
   metadata: object | null;
+  /** Once the season read has closed or been archived: its reward and when it was claimed. */
+  reward?: RecordReward;
 }
 
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
@@ -56,6 +59,7 @@ export class ScoreService {
       retries: RetryRecords;
       /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
       counter: ReportCounter;
+      rewards: RewardReads;
     },
   ) {}
 
@@ -178,7 +182,7 @@ export class ScoreService {
       this.deps.leaderboards.get(gameId, leaderboardId),
       this.deps.players.get(gameId, playerId),
     ]);
-    const { total, entries } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
+    const { total, entries, season: read } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
     const entry = entries[0];
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
@@ -186,6 +190,7 @@ export class ScoreService {
     }
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
+    const reward = await this.deps.rewards.ofRecord(leaderboard, read, playerId, entry.rank);
     return {
       leaderboard,
       player: asOfSeason,
@@ -194,6 +199,7 @@ export class ScoreService {
       total,
       metadata: parseMetadata(entry.metadata),
       ...tieFieldsOf(leaderboard, entry),
+      ...(reward && { reward }),
     };
   }
 

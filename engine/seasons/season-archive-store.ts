@@ -204,12 +204,18 @@ export class SeasonArchiveStore {
 
   /** Keeps the newest `keep` archived seasons of a leaderboard; the number dropped. */
   async dropBeyond(leaderboardInternalId: number, keep: number): Promise<number> {
-    const { rowCount } = await this.db.query(
-      `DELETE FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season <= (
-         SELECT season FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 ORDER BY season DESC OFFSET $2 LIMIT 1)`,
+    // Claims go with their season: they stay open as long as the season is kept.
+    const { rows } = await this.db.query<{ dropped: number }>(
+      `WITH dropped AS (
+         DELETE FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season <= (
+           SELECT season FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 ORDER BY season DESC OFFSET $2 LIMIT 1)
+         RETURNING season),
+       claims AS (
+         DELETE FROM reward_claims WHERE leaderboard_internal_id = $1 AND season <= (SELECT max(season) FROM dropped))
+       SELECT count(*)::int AS dropped FROM dropped`,
       [leaderboardInternalId, keep],
     );
-    return rowCount ?? 0;
+    return rows[0]!.dropped;
   }
 
   /** A banned player's archived rows, on every board of the game, are hidden from reads (the ban's transaction). */

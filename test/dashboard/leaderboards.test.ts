@@ -126,7 +126,8 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
     expect(await boardFromApi(game, id)).to.deep.include({ opens_at: `${opens}.000Z`, closes_at: `${closes}.000Z`, state: 'open' });
     expect(await page.locator('dl.lb-facts').textContent()).to.include(`Open: from ${opens.replace('T', ' ').slice(0, 16)} UTC`);
-    expect(await page.getByLabel('Closes at (UTC)').inputValue()).to.equal(closes);
+    // The browser shows whole minutes without their :00.
+    expect(new Date(`${await page.getByLabel('Closes at (UTC)').inputValue()}Z`).getTime()).to.equal(new Date(`${closes}Z`).getTime());
     // Closed now: the page says so, and the season's window can no longer change.
     const closed = new Date(Date.now() - 60_000).toISOString().slice(0, 19);
     await page.getByLabel('Closes at (UTC)').fill(closed);
@@ -159,6 +160,45 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     );
     expect(await page.getByLabel('Open for (seconds after each reset; empty: the whole season)').inputValue()).to.equal('3600');
     expect(problems).to.deep.equal([]);
+    await close();
+  });
+
+  it('when rewards are set in the form and a player claims one, then the API shows the bands and the board lists the claim', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('prize');
+    const bands = [{ rank_from: 1, rank_to: 3, reward: { coins: 500 } }];
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Rewards (JSON; empty: none)').fill(JSON.stringify(bands));
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect((await boardFromApi(game, id))?.rewards).to.deep.equal(bands);
+    expect(await page.getByRole('heading', { name: 'Rewards claimed in season 1: 0' }).count()).to.equal(1);
+
+    const winner = await namedPlayer(game, 'Winner');
+    await api()
+      .post(`/api/v1/client/leaderboards/${id}/report_score`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', winner.token)
+      .send({ score: 70 })
+      .expect(200);
+    await api()
+      .put(`/api/v1/server/leaderboards/${id}`)
+      .set(secretKey(game))
+      .send({ closes_at: new Date(Date.now() - 1).toISOString() })
+      .expect(200);
+    await api().post(`/api/v1/server/leaderboards/${id}/seasons/1/claims/${winner.playerId}`).set(secretKey(game)).expect(200);
+    await page.reload();
+    expect(await page.getByRole('heading', { name: 'Rewards claimed in season 1: 1' }).count()).to.equal(1);
+    const row = (await page.locator('section[aria-labelledby="claims-heading"] tbody tr td').allTextContents()).map((text) => text.trim());
+    expect(row.slice(0, 3)).to.deep.equal(['1', `Winner ${winner.playerId}`, '{"coins":500}']);
+    // Bad JSON in the form: refused with a message, nothing changed.
+    await page.getByLabel('Rewards (JSON; empty: none)').fill('[{"rank_from": 1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('must be a JSON array of bands').waitFor();
+    expect((await boardFromApi(game, id))?.rewards).to.deep.equal(bands);
+    await expectAccessible(page, 'a leaderboard with rewards claimed');
+    expect(problems.filter((p) => !/status of 400/.test(p))).to.deep.equal([]);
     await close();
   });
 

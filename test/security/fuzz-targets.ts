@@ -78,6 +78,8 @@ function worldValues(name: string, w: FuzzWorld): unknown[] {
     device_id: [w.device],
     token: [w.player.token],
     file: ['page.css', 'page.js'],
+    // The current season: its claims wait for its end (409), and change nothing.
+    season: [1],
   };
   return values[name] ?? [];
 }
@@ -160,7 +162,8 @@ function harmless(endpoint: AnyEndpoint) {
     return {
       path: fillPath(
         endpoint,
-        parameters.map((name) => `no-such-${name.replace(/_/g, '-')}`),
+        // A season is a number: the first season, of a board that does not exist.
+        parameters.map((name) => (name === 'season' ? '1' : `no-such-${name.replace(/_/g, '-')}`)),
       ),
       status: 404,
     };

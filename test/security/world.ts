@@ -42,7 +42,12 @@ export interface GameWorld {
 export async function buildGameWorld(device: string, scores: [number, number]): Promise<GameWorld> {
   const mark = uniqueId('world');
   const game = await createGame(`${mark} game`);
-  const board = await createLeaderboard(game, { type: 'clan', name: `${mark} board` });
+  // Season 1 ended with the same scores as the current one and rewards for both ranks: its claims succeed.
+  const board = await createLeaderboard(game, {
+    type: 'clan',
+    name: `${mark} board`,
+    rewards: [{ rank_from: 1, rank_to: 2, reward: { coins: 1 } }],
+  });
   const clan = await createClan(game, uniqueId('clan'), `${mark} clan`);
   const player = await signup(game, device);
   const other = await signup(game);
@@ -56,8 +61,11 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
     .set(secretKey(game))
     .send({ display_name: `${mark} two` })
     .expect(200);
-  await serverReport(game, player.playerId, [scores[0]], [board]);
-  await serverReport(game, other.playerId, [scores[1]], [board]);
+  for (const season of [1, 2]) {
+    await serverReport(game, player.playerId, [scores[0]], [board]);
+    await serverReport(game, other.playerId, [scores[1]], [board]);
+    if (season === 1) await api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(game)).expect(200);
+  }
   const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
   const revoked = await createThirdPartyKey(game, `${mark} revoked`);
   await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);

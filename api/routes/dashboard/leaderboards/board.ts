@@ -2,6 +2,7 @@ import type { Leaderboard } from '../../../../engine/leaderboards/leaderboard-st
 import type { SeasonSummary } from '../../../../engine/seasons/season-service.js';
 import { nextResetAt } from '../../../../engine/seasons/schedule.js';
 import { windowOf, windowState, type ReportWindow } from '../../../../engine/competitions/window.js';
+import type { ClaimService } from '../../../../engine/competitions/claim-service.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { endpoint } from '../../endpoint.js';
@@ -54,9 +55,10 @@ export const leaderboardPageEndpoint = endpoint({
     const board = await app.engine.leaderboards.get(game.id, params.leaderboard_id);
     const asked = query.season !== undefined && query.season !== board.season ? query.season : undefined;
     const screen = screenOf(app, req, res, game);
-    const [entries, seasons] = await Promise.all([
+    const [entries, seasons, claims] = await Promise.all([
       entriesCard(screen, board, { asked, offset, limit, search }),
       app.engine.seasons.list(board),
+      claimsCard(app.engine.claims, board, asked ?? board.season),
     ]);
     const next = board.resetSchedule ? nextResetAt(board.resetSchedule, new Date()) : null;
     const body = html`${notice(query.done && DONE[query.done])}
@@ -81,7 +83,7 @@ export const leaderboardPageEndpoint = endpoint({
           `Yes, end season ${board.season}`,
         )}
       </section>
-      ${entries}
+      ${entries} ${claims}
       <section class="card">
         <h2>Seasons</h2>
         ${seasonsTable(screen, board, seasons.seasons, asked)}
@@ -168,6 +170,28 @@ export const deleteLeaderboardEndpoint = endpoint({
     return seeOther(app, res, '/leaderboards?done=deleted');
   },
 });
+
+/** The shown season's reward claims, newest first, on boards with rewards (or claims). */
+async function claimsCard(claims: ClaimService, board: Leaderboard, season: number): Promise<Html> {
+  const { total, claims: listed } = await claims.list(board, season, CLAIMS_SHOWN);
+  if (board.rewards.length === 0 && total === 0) return html``;
+  const rows = listed.map(
+    (claim) =>
+      html`<tr>
+        <td class="number">${claim.rank}</td>
+        <td>${claim.displayName} <code class="muted">${claim.playerId}</code></td>
+        <td><code>${JSON.stringify(claim.reward)}</code></td>
+        <td>${when(claim.claimedAt)}</td>
+      </tr>`,
+  );
+  const shown = total > listed.length ? ` (the newest ${listed.length})` : '';
+  return html`<section class="card" aria-labelledby="claims-heading">
+    <h2 id="claims-heading">Rewards claimed in season ${season}: ${total}${shown}</h2>
+    ${total === 0 ? html`<p class="muted">None yet: players claim their reward once the season has closed or ended.</p>` : dataTable([{ label: 'Rank', numeric: true }, 'Player', 'Reward', 'Claimed'], rows)}
+  </section>`;
+}
+
+const CLAIMS_SHOWN = 50;
 
 /** Whether the current season accepts reports, and its window. */
 function describeWindow(window: ReportWindow | null): string {

@@ -6,7 +6,8 @@ import { windowOf } from '../../../../engine/competitions/window.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { settingsOf, type SettingsFields } from '../../leaderboard-settings.js';
-import { name, type ObjectValue, oneOf, optional, updateStrategy } from '../../schemas.js';
+import { name, type ObjectValue, oneOf, optional, rewardBands, updateStrategy } from '../../schemas.js';
+import { bandsView } from '../../../../engine/competitions/rewards.js';
 import { postForm, type Screen } from '../view.js';
 import { boardPath } from './common.js';
 
@@ -50,6 +51,7 @@ export const settingsFields = {
   timezone: optional(Joi.string().trim().max(64).empty('')),
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
   open_seconds: optional(Joi.number().integer().min(60).max(31_622_400).empty('')),
+  rewards: optional(Joi.string().trim().max(65_536).empty('')),
   tie_break: optional(oneOf('shared', 'earliest')),
   opens_at: windowField,
   closes_at: windowField,
@@ -106,8 +108,23 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     opens_at: form.opens_at === undefined ? null : `${form.opens_at}Z`,
     closes_at: form.closes_at === undefined ? null : `${form.closes_at}Z`,
     open_seconds: form.open_seconds ?? null,
+    rewards: rewardsOf(form.rewards),
   };
   return settingsOf(fields);
+}
+
+/** The rewards field: the bands as the API takes them, in JSON (empty: none), checked as the API checks them. */
+function rewardsOf(text: string | undefined): NonNullable<SettingsFields['rewards']> {
+  if (text === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError('rewards: not JSON.', [{ field: 'rewards', message: 'must be a JSON array of bands' }]);
+  }
+  const { value, error } = rewardBands.validate(parsed, { convert: false });
+  if (error) throw new ValidationError(`rewards: ${error.message}.`, [{ field: 'rewards', message: error.message }]);
+  return value as NonNullable<SettingsFields['rewards']>;
 }
 
 /** The tiebreaker rows with a name, in the form's order. */
@@ -271,6 +288,13 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
         />
         <p class="hint" id="${p}-open-hint">
           With a schedule: each season accepts reports this long from its start, at most the shortest time between resets.
+        </p>
+        <label for="${p}-rewards">Rewards (JSON; empty: none)</label>
+        <textarea id="${p}-rewards" name="rewards" rows="3" maxlength="65536" aria-describedby="${p}-rewards-hint">
+${board && board.rewards.length > 0 ? JSON.stringify(bandsView(board.rewards)) : ''}</textarea>
+        <p class="hint" id="${p}-rewards-hint">
+          Up to 50 bands, e.g. [{"rank_from": 1, "rank_to": 3, "reward": {"coins": 500}}]: once a season has closed, each player claims the
+          reward of their rank, once.
         </p>
         <label for="${p}-keep">Archived seasons kept</label>
         <input id="${p}-keep" name="keep_seasons" type="number" min="1" max="1000" step="1" value="${board?.keepSeasons ?? 52}" />

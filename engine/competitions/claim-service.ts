@@ -1,0 +1,91 @@
+import type { Actor, AuditStore } from '../audit/audit-store.js';
+import type { RunInTransaction } from '../db.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { SeasonRotation } from '../live/season-rotation.js';
+import type { ScoreService } from '../scores/score-service.js';
+import type { ClaimStore, ListedClaim } from './claim-store.js';
+import type { RewardReads } from './reward-reads.js';
+import { rewardOf } from './rewards.js';
+import { windowOf, windowState } from './window.js';
+
+export interface ClaimedReward {
+  leaderboardId: string;
+  season: number;
+  playerId: string;
+  rank: number;
+  reward: object;
+  claimedAt: Date;
+}
+
+/**
+ * Reward claims (docs/competitions.md, part 4): once a season has closed or ended, a player claims
+ * the reward of the rank they are shown, exactly once; the claim freezes rank and reward.
+ */
+export class ClaimService {
+  constructor(
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      rotation: SeasonRotation;
+      scores: ScoreService;
+      store: ClaimStore;
+      rewards: RewardReads;
+      transact: RunInTransaction;
+      audit: AuditStore;
+    },
+  ) {}
+
+  /** A season's claims, newest first (the dashboard's list). */
+  list(board: { internalId: number }, season: number, limit: number): Promise<{ total: number; claims: ListedClaim[] }> {
+    return this.deps.store.list(board.internalId, season, limit);
+  }
+
+  /**
+   * The player's claim of `season`. In order: 404 for an unknown board or season, 409 conflict while
+   * the season is open, 403 player_banned, 404 record_not_found without a rank or a reward for it,
+   * 409 already_claimed after the first claim (its time in the details). A server's claim (`actor`)
+   * is audited; a client's is not.
+   */
+  async claim(gameId: string, leaderboardId: string, season: number, playerId: string, actor?: Actor): Promise<ClaimedReward> {
+    const board = await this.deps.leaderboards.get(gameId, leaderboardId);
+    // Redis's season, not the cached one: a claim right after a reset sees the season as ended.
+    const live = await this.deps.rotation.seasons(board);
+    if (season > live.season) throw new NotFoundError('season_not_found', `Leaderboard '${leaderboardId}' has no season ${season} yet.`);
+    if (season === live.season && windowState(windowOf(board, live.season, live.startedAt), Date.now()) !== 'closed') {
+      throw new ConflictError(`Season ${season} of leaderboard '${leaderboardId}' is still open: rewards are claimed once it has closed.`);
+    }
+    if (await this.deps.store.banned(gameId, playerId)) {
+      throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
+    }
+    const { rank } = await this.deps.scores.record(gameId, leaderboardId, playerId, season);
+    const reward = rewardOf(await this.deps.rewards.bandsOf(board, season, live.season), rank);
+    if (!reward)
+      throw new NotFoundError('record_not_found', `Rank ${rank} of season ${season} earns no reward on leaderboard '${leaderboardId}'.`);
+    const claimedAt = await this.deps.transact(async (client) => {
+      const store = this.deps.store.in(client);
+      // Checked again under the player's row lock: a ban falls wholly before or after the claim.
+      const banned = await store.banned(gameId, playerId);
+      if (banned === undefined) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+      if (banned) throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
+      const at = await store.insert(board.internalId, season, playerId, rank, reward);
+      if (at && actor) {
+        await this.deps.audit.in(client).record({
+          gameId,
+          actor,
+          action: 'player.claim',
+          target: playerId,
+          details: { leaderboard_id: leaderboardId, season, rank, reward },
+        });
+      }
+      return at;
+    });
+    if (!claimedAt) {
+      const first = await this.deps.store.find(board.internalId, season, playerId);
+      const at = first?.claimedAt.toISOString() ?? '';
+      throw new ConflictError(`Season ${season}'s reward was claimed already, at ${at}.`, 'already_claimed', [
+        { field: 'claimed_at', message: at },
+      ]);
+    }
+    return { leaderboardId, season, playerId, rank, reward, claimedAt };
+  }
+}
