@@ -64,6 +64,8 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     tiebreakers: leaderboard.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
     open_seconds: leaderboard.openSeconds,
     rewards: bandsView(leaderboard.rewards),
+    // Group ranks need a league's groups, which no board has yet.
+    rewards_by: 'rank',
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),

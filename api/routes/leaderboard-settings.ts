@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
+import { ValidationError } from '../../engine/errors.js';
 import {
   name,
   nullable,
@@ -50,6 +51,11 @@ export const settingsBody = object({
   opens_at: optional(windowInstant("When the current season starts accepting reports; null: from the season's start")),
   closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
   rewards: optional(rewardBands.example([]).example([{ rank_from: 1, rank_to: 3, reward: { coins: 500 } }])),
+  rewards_by: optional(
+    oneOf('rank', 'group_rank')
+      .example('rank')
+      .description("Which rank the bands read: rank (default), or group_rank on a league's board (groups)"),
+  ),
   open_seconds: optional(
     nullable(Joi.number().strict().integer().min(60).max(31_622_400))
       .example(null)
@@ -65,6 +71,12 @@ export type SettingsFields = Value<typeof settingsBody>;
  * through here. A field left out (undefined) is left as it is, or takes its default on a new board.
  */
 export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings> {
+  // Group ranks exist only on a league's board, and leagues (groups) are not built yet (docs/competitions.md).
+  if (fields.rewards_by === 'group_rank') {
+    throw new ValidationError('rewards_by group_rank reads the ranks within a league’s groups; this leaderboard has no groups.', [
+      { field: 'rewards_by', message: 'must be rank on a leaderboard without groups' },
+    ]);
+  }
   return {
     ...(fields.name !== undefined && { name: fields.name }),
     ...(fields.type !== undefined && { type: fields.type }),

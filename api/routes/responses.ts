@@ -260,6 +260,7 @@ export const Leaderboard = object({
   )
     .example([])
     .description('Bands of ranks and what each earns once a season has closed (claimed once each)'),
+  rewards_by: oneOf('rank', 'group_rank').example('rank').description('Which rank the bands read'),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),

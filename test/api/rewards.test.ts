@@ -169,6 +169,12 @@ describe('competitions: rewards and their claims', () => {
       const res = await put(other, { rewards }).expect(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).to.include(field);
     }
-    expect((await api().get(`/api/v1/server/leaderboards/${other}`).set(secretKey(game)).expect(200)).body.rewards).to.deep.equal([]);
+    // Bands read the board's rank; group ranks need a league's groups.
+    expect((await put(other, { rewards_by: 'group_rank' }).expect(400)).body.error.details[0].field).to.equal('rewards_by');
+    await put(other, { rewards_by: 'rank' }).expect(200);
+    expect((await api().get(`/api/v1/server/leaderboards/${other}`).set(secretKey(game)).expect(200)).body).to.deep.include({
+      rewards: [],
+      rewards_by: 'rank',
+    });
   });
 });

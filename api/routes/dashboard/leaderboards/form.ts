@@ -109,6 +109,8 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     closes_at: form.closes_at === undefined ? null : `${form.closes_at}Z`,
     open_seconds: form.open_seconds ?? null,
     rewards: rewardsOf(form.rewards),
+    // The only choice until leagues (groups) exist.
+    rewards_by: undefined,
   };
   return settingsOf(fields);
 }
