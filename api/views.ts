@@ -66,6 +66,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     rewards: bandsView(leaderboard.rewards),
     // Group ranks need a league's groups, which no board has yet.
     rewards_by: 'rank',
+    listed: leaderboard.listed,
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),
@@ -362,5 +363,28 @@ export function auditLogView(page: { entries: AuditEntry[]; nextBefore: number |
       details: entry.details,
     })),
     next_before: page.nextBefore,
+  };
+}
+
+/** One board of the client's competitions list, with the caller's part in it. */
+export function competitionView(
+  board: Leaderboard,
+  seat: { players: number; entered: boolean },
+): Value<typeof R.CompetitionList>['leaderboards'][number] {
+  const window = windowOf(board, board.season, board.seasonStartedAt);
+  return {
+    leaderboard_id: board.id,
+    name: board.name,
+    type: board.type,
+    state: windowState(window, Date.now()),
+    opens_at: window?.opensAt?.toISOString() ?? null,
+    closes_at: window?.closesAt?.toISOString() ?? null,
+    season: board.season,
+    season_started_at: board.seasonStartedAt.toISOString(),
+    players: seat.players,
+    // Entries with a limit and attempts are not built yet (docs/competitions.md, part 3).
+    max_players: null,
+    entered: seat.entered,
+    attempts_left: null,
   };
 }

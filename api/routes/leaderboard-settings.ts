@@ -51,6 +51,7 @@ export const settingsBody = object({
   opens_at: optional(windowInstant("When the current season starts accepting reports; null: from the season's start")),
   closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
   rewards: optional(rewardBands.example([]).example([{ rank_from: 1, rank_to: 3, reward: { coins: 500 } }])),
+  listed: optional(Joi.boolean().strict().example(false).description("Players find it in the client's competitions list (default false)")),
   rewards_by: optional(
     oneOf('rank', 'group_rank')
       .example('rank')
@@ -94,6 +95,7 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.opens_at !== undefined && { opensAt: fields.opens_at === null ? null : new Date(fields.opens_at) }),
     ...(fields.closes_at !== undefined && { closesAt: fields.closes_at === null ? null : new Date(fields.closes_at) }),
     ...(fields.open_seconds !== undefined && { openSeconds: fields.open_seconds }),
+    ...(fields.listed !== undefined && { listed: fields.listed }),
     ...(fields.rewards !== undefined && {
       rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
     }),

@@ -261,6 +261,7 @@ export const Leaderboard = object({
     .example([])
     .description('Bands of ranks and what each earns once a season has closed (claimed once each)'),
   rewards_by: oneOf('rank', 'group_rank').example('rank').description('Which rank the bands read'),
+  listed: bool().example(false).description("Whether players find it in the client's competitions list"),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),
@@ -381,3 +382,28 @@ export const Ready = object({
   postgres: state(),
   pending_persistence: nullable(int().min(0).example(0)).description('null when it cannot be counted (a part is down)'),
 }).id('Ready');
+
+const competitionState = () =>
+  oneOf('upcoming', 'open', 'closed')
+    .example('open')
+    .description('Whether the current season accepts reports: before, inside or after its window');
+
+export const CompetitionList = object({
+  leaderboards: arrayOf(
+    object({
+      leaderboard_id: leaderboardId(),
+      name: str().example('Weekend cup'),
+      type: boardType(),
+      state: competitionState(),
+      opens_at: nullable(time()).example('2026-11-28T18:00:00.000Z').description("When the current season's window opens; null: no window"),
+      closes_at: nullable(time()).example('2026-11-30T18:00:00.000Z').description("When the current season's window closes; null: no end"),
+      season: season().description('The current season'),
+      season_started_at: time(),
+      players: int().min(0).example(42).description('Players holding a score in the current season (banned players keep theirs)'),
+      max_players: nullable(int().min(1)).example(null).description('At most this many players per season; null: no limit'),
+      entered: bool().example(true).description('Whether the token’s player holds a score in the current season'),
+      attempts_left: nullable(int().min(0)).example(null).description('Reports the token’s player has left this season; null: no limit'),
+    }),
+  ),
+  ...paging(),
+}).id('CompetitionList');

@@ -9,7 +9,7 @@ import type { SeasonRotation } from '../live/season-rotation.js';
 import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem, shortestGap } from '../seasons/schedule.js';
-import { windowOf, windowState } from '../competitions/window.js';
+import { windowOf, windowState, type WindowState } from '../competitions/window.js';
 import { bandsProblem, bandsView } from '../competitions/rewards.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
@@ -30,6 +30,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   windowSeason: null,
   openSeconds: null,
   rewards: [],
+  listed: false,
 };
 
 /**
@@ -80,6 +81,21 @@ export class LeaderboardService {
   /** A game's leaderboards, oldest first, a page at a time. */
   list(gameId: string, offset: number, limit: number): Promise<{ total: number; leaderboards: Leaderboard[] }> {
     return this.deps.store.pageByGame(gameId, offset, limit);
+  }
+
+  /** A game's listed leaderboards (the client's competitions list), oldest first, in `state` when given. */
+  listed(
+    gameId: string,
+    state: WindowState | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; leaderboards: Leaderboard[] }> {
+    return this.deps.store.pageListed(gameId, state, offset, limit);
+  }
+
+  /** The players holding a score in the board's current season, and whether `playerId` is one (the competitions list). */
+  seatOf(board: Leaderboard, playerId: string): Promise<{ players: number; entered: boolean }> {
+    return this.deps.rankings.seatOf(board, playerId);
   }
 
   /** Every leaderboard of a game, oldest first. */
@@ -269,6 +285,7 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     closes_at: settings.closesAt?.toISOString() ?? null,
     open_seconds: settings.openSeconds,
     rewards: bandsView(settings.rewards),
+    listed: settings.listed,
   };
 }
 

@@ -2,6 +2,7 @@ import { storable, type Queryable } from '../db.js';
 import type { SortOrder, TieBreak, TiebreakerColumn, UpdateStrategy } from '../live/types.js';
 import type { ResetSchedule } from '../seasons/schedule.js';
 import { bandsOf, bandsView, type RewardBand } from '../competitions/rewards.js';
+import type { WindowState } from '../competitions/window.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 
@@ -36,6 +37,8 @@ export interface Leaderboard {
   openSeconds: number | null;
   /** What ranks earn once a season has closed (docs/competitions.md, part 4). */
   rewards: RewardBand[];
+  /** Shown in the client's competitions list. */
+  listed: boolean;
   /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
   activeAt: Date;
 }
@@ -60,6 +63,8 @@ export interface LeaderboardSettings {
   openSeconds: number | null;
   /** Non-overlapping bands of ranks and what each earns, at most 50. */
   rewards: RewardBand[];
+  /** Players find it in the client's competitions list. */
+  listed: boolean;
 }
 
 interface LeaderboardRow {
@@ -87,6 +92,7 @@ interface LeaderboardRow {
   window_season: number | null;
   open_seconds: number | null;
   rewards: { rank_from: number; rank_to: number; reward: object }[];
+  listed: boolean;
   active_at: Date;
 }
 
@@ -114,6 +120,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   windowSeason: row.window_season,
   openSeconds: row.open_seconds,
   rewards: bandsOf(row.rewards),
+  listed: row.listed,
   activeAt: row.active_at,
 });
 
@@ -136,10 +143,19 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.windowSeason,
   settings.openSeconds,
   JSON.stringify(bandsView(settings.rewards)),
+  settings.listed,
 ];
 
+/** A board's state now, as windowState() (engine/competitions/window.ts) tells it. */
+const STATE_SQL = `CASE
+  WHEN open_seconds IS NOT NULL THEN
+    CASE WHEN now() >= season_started_at + open_seconds * interval '1 second' THEN 'closed' ELSE 'open' END
+  WHEN window_season = season AND opens_at > now() THEN 'upcoming'
+  WHEN window_season = season AND closes_at <= now() THEN 'closed'
+  ELSE 'open' END`;
+
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -181,6 +197,31 @@ export class LeaderboardStore {
         offset,
       ]),
       this.pool.query<{ count: number }>('SELECT count(*)::int AS count FROM leaderboards WHERE game_id = $1', [gameId]),
+    ]);
+    return { total: count.rows[0]!.count, leaderboards: page.rows.map(toLeaderboard) };
+  }
+
+  /**
+   * A game's listed leaderboards, oldest first, a page at a time, each with its state now, and the
+   * count of those in `state` (all listed ones without). The state is the rule of
+   * engine/competitions/window.ts written in SQL, so the filter and the count are exact.
+   */
+  async pageListed(
+    gameId: string,
+    state: WindowState | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; leaderboards: Leaderboard[] }> {
+    const listed = `SELECT *, ${STATE_SQL} AS state FROM leaderboards WHERE game_id = $1 AND listed`;
+    const [page, count] = await Promise.all([
+      this.pool.query<LeaderboardRow>(
+        `SELECT ${COLUMNS} FROM (${listed}) l WHERE $2::text IS NULL OR state = $2 ORDER BY internal_id LIMIT $3 OFFSET $4`,
+        [gameId, state ?? null, limit, offset],
+      ),
+      this.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM (${listed}) l WHERE $2::text IS NULL OR state = $2`, [
+        gameId,
+        state ?? null,
+      ]),
     ]);
     return { total: count.rows[0]!.count, leaderboards: page.rows.map(toLeaderboard) };
   }
@@ -250,8 +291,8 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -263,7 +304,7 @@ export class LeaderboardStore {
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
-         window_season = $16, open_seconds = $17, rewards = $18, updated_at = now()
+         window_season = $16, open_seconds = $17, rewards = $18, listed = $19, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

@@ -305,6 +305,12 @@ export function setLayoutKeys(prefix: string, internalId: number): string[] {
   return [k.layout, k.scores, k.hidden, k.endedSeasons];
 }
 
+/** The keys of the script counting a board's players for the client's competitions list (seatOf-5.lua). */
+export function seatOfKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden];
+}
+
 /** The keys of the script asking a board's window about a report before a batch writes (windowCheck-3.lua). */
 export function windowCheckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);

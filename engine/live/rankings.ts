@@ -15,6 +15,7 @@ import {
   setClansKeys,
   setLayoutKeys,
   windowCheckKeys,
+  seatOfKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
@@ -152,6 +153,13 @@ export class Rankings {
     const keys = windowCheckKeys(this.prefix, board.internalId);
     const reply = await this.guard.run(board, () => this.redis.windowCheck(...keys, playerId, arrivedAt, ...windowArgs(board)));
     return reply === 1;
+  }
+
+  /** The players holding a score in the board's current season (banned ones too), and whether `playerId` is one. */
+  async seatOf(board: { internalId: number }, playerId: string): Promise<{ players: number; entered: boolean }> {
+    const keys = seatOfKeys(this.prefix, board.internalId);
+    const [players, entered] = await this.guard.run(board, () => this.redis.seatOf(...keys, playerId));
+    return { players, entered: entered === 1 };
   }
 
   /**

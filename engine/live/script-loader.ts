@@ -29,6 +29,7 @@ declare module 'ioredis' {
     setLayout(...args: ScriptArg[]): Result<number, Context>;
     scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;
     windowCheck(...args: ScriptArg[]): Result<number, Context>;
+    seatOf(...args: ScriptArg[]): Result<[number, number], Context>;
   }
 }
 

@@ -122,9 +122,15 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await page.getByLabel('Id', { exact: true }).fill(id);
     await page.getByLabel('Opens at (UTC)').fill(opens);
     await page.getByLabel('Closes at (UTC)').fill(closes);
+    await page.getByLabel("Listed: players find it in the game's competitions list").check();
     await page.getByRole('button', { name: 'Create leaderboard' }).click();
     await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
-    expect(await boardFromApi(game, id)).to.deep.include({ opens_at: `${opens}.000Z`, closes_at: `${closes}.000Z`, state: 'open' });
+    expect(await boardFromApi(game, id)).to.deep.include({
+      opens_at: `${opens}.000Z`,
+      closes_at: `${closes}.000Z`,
+      state: 'open',
+      listed: true,
+    });
     expect(await page.locator('dl.lb-facts').textContent()).to.include(`Open: from ${opens.replace('T', ' ').slice(0, 16)} UTC`);
     // The browser shows whole minutes without their :00.
     expect(new Date(`${await page.getByLabel('Closes at (UTC)').inputValue()}Z`).getTime()).to.equal(new Date(`${closes}Z`).getTime());

@@ -28,6 +28,7 @@ import {
   setClansKeys,
   setLayoutKeys,
   windowCheckKeys,
+  seatOfKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -68,6 +69,7 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   setLayout: [{ keys: () => setLayoutKeys(PREFIX, BOARD) }],
   scanHidden: [{ keys: () => scanHiddenKeys(PREFIX, BOARD, SEASON) }],
   windowCheck: [{ keys: () => windowCheckKeys(PREFIX, BOARD) }],
+  seatOf: [{ keys: () => seatOfKeys(PREFIX, BOARD) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);

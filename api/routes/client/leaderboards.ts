@@ -1,14 +1,58 @@
 import { ValidationError } from '../../../engine/errors.js';
-import { aroundView } from '../../views.js';
+import { aroundView, competitionView } from '../../views.js';
 import { LIST_RANKS, leaderboardPage, listRanks } from '../shared-reads.js';
 import { endpoint } from '../endpoint.js';
-import { AroundMe, LeaderboardPage, ListRanks } from '../responses.js';
-import { leaderboardParams, MAX_LISTED_PLAYERS, object, optional, pageQuery, playerIdList, season, wholeNumber } from '../schemas.js';
+import { AroundMe, CompetitionList, LeaderboardPage, ListRanks } from '../responses.js';
+import {
+  leaderboardParams,
+  MAX_LISTED_PLAYERS,
+  object,
+  offset,
+  oneOf,
+  optional,
+  pageQuery,
+  playerIdList,
+  season,
+  wholeNumber,
+} from '../schemas.js';
 
 const range = wholeNumber(1, 50, 5).description('1-50 (default 5)').example(5).example(50);
+/** Each listed board costs the page one Redis script (the caller's part): a page is at most 100. */
+const competitionLimit = wholeNumber(1, 100, 20).description('Page size, 1-100 (default 20)').example(20);
 
 /** Leaderboard reads for game clients: a page (as for third parties) and the entries around the player. */
 export const clientLeaderboardEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards',
+    operationId: 'listCompetitions',
+    tag: 'Game client',
+    summary: 'The competitions a player can find: the game’s listed leaderboards',
+    description:
+      'The game’s leaderboards with listed true, oldest first, `limit` (1-100, default 20) at a time from `offset`, with `total`; `state` keeps those upcoming, open or closed now. Each with its window, season, the players holding a score this season, and whether the token’s player is one of them.',
+    credentials: 'gameClient',
+    query: object({
+      state: optional(oneOf('upcoming', 'open', 'closed').description('Only the boards in this state now').example('open')),
+      limit: competitionLimit,
+      offset,
+    }),
+    responses: { 200: { schema: CompetitionList } },
+    errors: [400],
+    async handler({ caller, query, app }) {
+      const { total, leaderboards } = await app.engine.leaderboards.listed(caller.game.id, query.state, query.offset, query.limit);
+      const seats = await Promise.all(leaderboards.map((board) => app.engine.leaderboards.seatOf(board, caller.playerId)));
+      return {
+        status: 200,
+        body: {
+          leaderboards: leaderboards.map((board, i) => competitionView(board, seats[i]!)),
+          total,
+          limit: query.limit,
+          offset: query.offset,
+        },
+      };
+    },
+  }),
+
   endpoint({
     method: 'get',
     path: '/api/v1/client/leaderboards/:leaderboard_id',

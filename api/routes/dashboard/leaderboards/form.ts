@@ -44,6 +44,7 @@ export const settingsFields = {
   sort_order: optional(oneOf('desc', 'asc')),
   update_strategy: optional(updateStrategy),
   client_reports: optional(Joi.boolean().truthy('on').empty('')),
+  listed: optional(Joi.boolean().truthy('on').empty('')),
   min_score: bound,
   max_score: bound,
   schedule: optional(oneOf('none', 'daily', 'weekly', 'monthly', 'custom')),
@@ -99,6 +100,7 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     sort_order: form.sort_order,
     update_strategy: form.update_strategy,
     client_reports: form.client_reports ?? false,
+    listed: form.listed ?? false,
     min_score: form.min_score ?? null,
     max_score: form.max_score ?? null,
     reset_schedule: scheduleOf(form),
@@ -226,6 +228,10 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
     <div class="lb-check">
       <input id="${p}-client" name="client_reports" type="checkbox" value="on" ${(board?.clientReports ?? true) ? html`checked` : html``} />
       <label for="${p}-client">Client reports: game clients may report scores</label>
+    </div>
+    <div class="lb-check">
+      <input id="${p}-listed" name="listed" type="checkbox" value="on" ${board?.listed ? html`checked` : html``} />
+      <label for="${p}-listed">Listed: players find it in the game's competitions list</label>
     </div>
     <fieldset>
       <legend>Tournament window (UTC; empty: none)</legend>
