@@ -209,6 +209,21 @@ describe('competitions: a window for reports', () => {
       expect((await reportScore(game, player, id, 40).expect(200)).body.season).to.equal(2);
     });
 
+    it('when a report arrived just before a reset and reaches the board after it, then it is judged at the new season’s start, as on a one-off window', async () => {
+      const id = await createLeaderboard(game, { reset_schedule: daily, open_seconds: 3600 });
+      const player = await signup(game);
+      const board = await internalBoard(game, id);
+      // The season began 2 h ago, so its hour is over now.
+      const startedAt = await startedAgo(id, 7_200_000);
+      const { redis, keys } = testStores();
+      const k = keys(board);
+      // The window check the report script makes, with an arrival 5 s before the season began.
+      const refuses = (arrivedAt: number) =>
+        redis.windowCheck(k.season, k.banned, k.seasonStarted, player.playerId, arrivedAt, '', '', '', '3600');
+      expect(await refuses(Date.now())).to.equal(1);
+      expect(await refuses(startedAt.getTime() - 5000)).to.equal(0);
+    });
+
     it("when open_seconds exceeds the shortest time between the schedule's runs, then 400 (a weekly Paris schedule has a 167-hour week in spring)", async () => {
       const weekly = { cron: '0 0 * * 1', timezone: 'Europe/Paris' };
       const refused = await put(game, uniqueId('lb'), { reset_schedule: weekly, open_seconds: 604_800 }).expect(400);
