@@ -7,6 +7,8 @@ import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import { windowOf, windowState } from '../engine/competitions/window.js';
 import { bandsView } from '../engine/competitions/rewards.js';
 import type { ClaimedReward } from '../engine/competitions/claim-service.js';
+import type { EntryResult } from '../engine/competitions/entries.js';
+import type { Seat } from '../engine/live/rankings.js';
 import type { TieFields } from '../engine/leaderboards/ties.js';
 import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
 import type { PlayerProfile } from '../engine/players/player-service.js';
@@ -67,6 +69,9 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     // Group ranks need a league's groups, which no board has yet.
     rewards_by: 'rank',
     listed: leaderboard.listed,
+    join_required: leaderboard.joinRequired,
+    max_players: leaderboard.maxPlayers,
+    max_attempts: leaderboard.maxAttempts,
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),
@@ -112,6 +117,7 @@ export function reportView(playerId: string, result: ReportResult): Value<typeof
     season: result.season,
     tiebreakers: result.tiebreakers,
     achieved_at: achievedAt(result),
+    attempts_left: result.attemptsLeft,
   };
 }
 
@@ -127,6 +133,7 @@ export function batchView(playerId: string, results: ReportResult[]): Value<type
       season: result.season,
       tiebreakers: result.tiebreakers,
       achieved_at: achievedAt(result),
+      attempts_left: result.attemptsLeft,
     })),
   };
 }
@@ -367,10 +374,7 @@ export function auditLogView(page: { entries: AuditEntry[]; nextBefore: number |
 }
 
 /** One board of the client's competitions list, with the caller's part in it. */
-export function competitionView(
-  board: Leaderboard,
-  seat: { players: number; entered: boolean },
-): Value<typeof R.CompetitionList>['leaderboards'][number] {
+export function competitionView(board: Leaderboard, seat: Seat): Value<typeof R.CompetitionList>['leaderboards'][number] {
   const window = windowOf(board, board.season, board.seasonStartedAt);
   return {
     leaderboard_id: board.id,
@@ -382,9 +386,19 @@ export function competitionView(
     season: board.season,
     season_started_at: board.seasonStartedAt.toISOString(),
     players: seat.players,
-    // Entries with a limit and attempts are not built yet (docs/competitions.md, part 3).
-    max_players: null,
+    max_players: board.maxPlayers,
     entered: seat.entered,
-    attempts_left: null,
+    attempts_left: board.maxAttempts === null ? null : Math.max(board.maxAttempts - seat.attemptsUsed, 0),
+  };
+}
+
+export function seasonEntryView(entry: EntryResult): Value<typeof R.Entry> {
+  return {
+    leaderboard_id: entry.leaderboardId,
+    season: entry.season,
+    player_id: entry.playerId,
+    entered: entry.entered,
+    players: entry.players,
+    max_players: entry.maxPlayers,
   };
 }

@@ -26,8 +26,9 @@ import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { createLeaderboards } from './leaderboards/create-leaderboards.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { createScores } from './scores/create-scores.js';
-import { createClaims, createRewardReads } from './competitions/create-competitions.js';
+import { createClaims, createEntries, createRewardReads } from './competitions/create-competitions.js';
 import type { ClaimService } from './competitions/claim-service.js';
+import type { EntryService } from './competitions/entries.js';
 import type { ScoreService } from './scores/score-service.js';
 import { createReads } from './reads/create-reads.js';
 import type { LeaderboardReader } from './reads/leaderboard-reader.js';
@@ -36,6 +37,7 @@ import { createClans } from './clans/create-clans.js';
 import type { ClanService } from './clans/clan-service.js';
 import { createPersistence, createPersister } from './persistence/create-persistence.js';
 import { ScoreStore } from './persistence/score-store.js';
+import { SeatStore } from './persistence/seat-store.js';
 import type { Persister } from './persistence/persister.js';
 import { DatasetGuard, DatasetMismatchError } from './persistence/dataset.js';
 import { createRecovery } from './recovery/create-recovery.js';
@@ -64,6 +66,8 @@ export interface Engine {
   scores: ScoreService;
   /** Reward claims of closed and archived seasons. */
   claims: ClaimService;
+  /** Entering and withdrawing from a season (boards with entry rules). */
+  entries: EntryService;
   reader: LeaderboardReader;
   clans: ClanService;
   seasons: SeasonService;
@@ -153,6 +157,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     clans: new ClanStore(pool),
     players: new PlayerStore(pool),
     scores: new ScoreStore(pool),
+    seats: new SeatStore(pool),
     archives: new SeasonArchiveStore(pool),
   };
   const transact = transactionsOn(pool);
@@ -175,6 +180,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     leaderboards: stores.leaderboards,
     players: stores.players,
     scores: stores.scores,
+    seats: stores.seats,
     rankings,
     schedules: seasons.schedules,
     detectLoss: () => dataset.detectLoss(),
@@ -300,6 +306,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       rankings,
       rotation,
       scores: stores.scores,
+      seats: stores.seats,
       archives: stores.archives,
       audit,
       invalidator,
@@ -315,6 +322,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       leaderboards,
       scores,
       claims: createClaims({ store: rewards.store, rewards: rewards.reads, leaderboards, rotation, scores, transact, audit }),
+      entries: createEntries({ leaderboards, players: players.service, rankings }),
       reader: reads.reader,
       clans,
       seasons: core.seasons.service,
@@ -346,6 +354,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       rotation: core.rotation,
       marks: core.marks,
       scores: core.stores.scores,
+      seats: core.stores.seats,
       archives: core.stores.archives,
       transact: core.transact,
       audit: core.stores.audit,

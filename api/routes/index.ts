@@ -2,6 +2,7 @@ import { adminEndpoints } from './admin/index.js';
 import { clientLeaderboardEndpoints } from './client/leaderboards.js';
 import { clientPlayerEndpoints } from './client/players.js';
 import { clientRewardEndpoints } from './client/rewards.js';
+import { clientEntryEndpoints } from './client/entries.js';
 import { clientScoreEndpoints } from './client/scores.js';
 import { dashboardEndpoints } from './dashboard/index.js';
 import { documentationEndpoints } from './documentation/index.js';
@@ -14,6 +15,7 @@ import { serverLeaderboardEndpoints } from './server/leaderboards.js';
 import { serverModerationEndpoints } from './server/moderation.js';
 import { serverPlayerEndpoints } from './server/players.js';
 import { serverRewardEndpoints } from './server/rewards.js';
+import { serverEntryEndpoints } from './server/entries.js';
 import { serverScoreEndpoints } from './server/scores.js';
 import { serverThirdPartyKeyEndpoints } from './server/third-party-keys.js';
 import { signupEndpoints } from './signup/index.js';
@@ -29,7 +31,13 @@ import { webEndpoints } from './web/index.js';
 export const ROUTE_GROUPS: RouteGroup[] = [
   {
     prefix: '/api/v1/client',
-    endpoints: [...clientScoreEndpoints, ...clientLeaderboardEndpoints, ...clientPlayerEndpoints, ...clientRewardEndpoints],
+    endpoints: [
+      ...clientScoreEndpoints,
+      ...clientLeaderboardEndpoints,
+      ...clientPlayerEndpoints,
+      ...clientRewardEndpoints,
+      ...clientEntryEndpoints,
+    ],
   },
   {
     prefix: '/api/v1/server',
@@ -40,6 +48,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverPlayerEndpoints,
       ...serverModerationEndpoints,
       ...serverRewardEndpoints,
+      ...serverEntryEndpoints,
       ...serverThirdPartyKeyEndpoints,
       ...serverAuditLogEndpoints,
     ],

@@ -52,6 +52,22 @@ export const settingsBody = object({
   closes_at: optional(windowInstant('When the current season stops accepting reports, for good until the next reset; null: never')),
   rewards: optional(rewardBands.example([]).example([{ rank_from: 1, rank_to: 3, reward: { coins: 500 } }])),
   listed: optional(Joi.boolean().strict().example(false).description("Players find it in the client's competitions list (default false)")),
+  join_required: optional(
+    Joi.boolean()
+      .strict()
+      .example(false)
+      .description('Players must enter each season (POST …/entry, PUT …/entries/:player_id) before reporting (default false)'),
+  ),
+  max_players: optional(
+    nullable(Joi.number().strict().integer().min(1).max(1_000_000))
+      .example(null)
+      .description('At most this many players enter, or hold a score, in one season (1-1,000,000); null: no limit'),
+  ),
+  max_attempts: optional(
+    nullable(Joi.number().strict().integer().min(1).max(10_000))
+      .example(null)
+      .description('Reports each player may make in one season (1-10,000); null: no limit'),
+  ),
   rewards_by: optional(
     oneOf('rank', 'group_rank')
       .example('rank')
@@ -96,6 +112,9 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.closes_at !== undefined && { closesAt: fields.closes_at === null ? null : new Date(fields.closes_at) }),
     ...(fields.open_seconds !== undefined && { openSeconds: fields.open_seconds }),
     ...(fields.listed !== undefined && { listed: fields.listed }),
+    ...(fields.join_required !== undefined && { joinRequired: fields.join_required }),
+    ...(fields.max_players !== undefined && { maxPlayers: fields.max_players }),
+    ...(fields.max_attempts !== undefined && { maxAttempts: fields.max_attempts }),
     ...(fields.rewards !== undefined && {
       rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
     }),

@@ -70,6 +70,9 @@ export const Token = object({
   player_id: playerId(),
 }).id('Token');
 
+const attemptsLeft = () =>
+  int().min(0).example(2).description('On a leaderboard with max_attempts: the reports the player has left this season');
+
 export const ReportResult = object({
   leaderboard_id: leaderboardId(),
   player_id: playerId(),
@@ -80,6 +83,7 @@ export const ReportResult = object({
   total: total(),
   season: season().description('The season the report counted in'),
   ...tieFields(),
+  attempts_left: optional(attemptsLeft()),
 }).id('ReportResult');
 
 export const BatchResult = object({
@@ -93,9 +97,19 @@ export const BatchResult = object({
       rank: rank(),
       season: season().description('The season the report counted in'),
       ...tieFields(),
+      attempts_left: optional(attemptsLeft()),
     }),
   ),
 }).id('BatchResult');
+
+export const Entry = object({
+  leaderboard_id: leaderboardId(),
+  season: season().description('The season entered (the current one)'),
+  player_id: playerId(),
+  entered: bool().example(true).description('Whether the player is entered in the season after this request'),
+  players: int().min(0).example(42).description('Seats taken in the season: players entered or holding a score (banned ones keep theirs)'),
+  max_players: nullable(int().min(1)).example(100).description('At most this many players per season; null: no limit'),
+}).id('Entry');
 
 const displayName = () => str().example('Ada');
 const playerFields = () => ({ player_id: playerId(), display_name: displayName(), avatar_url: avatarUrl(), clan_id: nullable(clanId()) });
@@ -262,6 +276,9 @@ export const Leaderboard = object({
     .description('Bands of ranks and what each earns once a season has closed (claimed once each)'),
   rewards_by: oneOf('rank', 'group_rank').example('rank').description('Which rank the bands read'),
   listed: bool().example(false).description("Whether players find it in the client's competitions list"),
+  join_required: bool().example(false).description('Whether players must enter each season before reporting'),
+  max_players: nullable(int().min(1).max(1_000_000)).example(null).description('At most this many players per season; null: no limit'),
+  max_attempts: nullable(int().min(1).max(10_000)).example(null).description('Reports per player per season; null: no limit'),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),
@@ -399,9 +416,14 @@ export const CompetitionList = object({
       closes_at: nullable(time()).example('2026-11-30T18:00:00.000Z').description("When the current season's window closes; null: no end"),
       season: season().description('The current season'),
       season_started_at: time(),
-      players: int().min(0).example(42).description('Players holding a score in the current season (banned players keep theirs)'),
+      players: int()
+        .min(0)
+        .example(42)
+        .description('Seats taken in the current season: players entered or holding a score (banned players keep theirs)'),
       max_players: nullable(int().min(1)).example(null).description('At most this many players per season; null: no limit'),
-      entered: bool().example(true).description('Whether the token’s player holds a score in the current season'),
+      entered: bool()
+        .example(true)
+        .description('Whether the token’s player holds a seat in the current season (entered, or holding a score)'),
       attempts_left: nullable(int().min(0)).example(null).description('Reports the token’s player has left this season; null: no limit'),
     }),
   ),

@@ -5,6 +5,9 @@ import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ScoreService } from '../scores/score-service.js';
 import { ClaimService } from './claim-service.js';
 import { ClaimStore } from './claim-store.js';
+import { EntryService } from './entries.js';
+import type { Rankings } from '../live/rankings.js';
+import type { PlayerService } from '../players/player-service.js';
 import { RewardReads } from './reward-reads.js';
 
 /** Rewards: what records of closed seasons show (before the score service), then claims (after it). */
@@ -23,4 +26,9 @@ export function createClaims(deps: {
   audit: AuditStore;
 }): ClaimService {
   return new ClaimService(deps);
+}
+
+/** Entries, seats and attempts: entering and withdrawing (the report script enforces them). */
+export function createEntries(deps: { leaderboards: LeaderboardService; players: PlayerService; rankings: Rankings }): EntryService {
+  return new EntryService(deps);
 }

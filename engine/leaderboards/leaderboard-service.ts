@@ -4,7 +4,7 @@ import type { RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { Invalidator } from '../invalidator.js';
 import type { BoardRecovery } from '../recovery/rebuild.js';
-import type { Rankings } from '../live/rankings.js';
+import type { Rankings, Seat } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import { layoutOf } from '../live/types.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
@@ -29,6 +29,9 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   closesAt: null,
   windowSeason: null,
   openSeconds: null,
+  joinRequired: false,
+  maxPlayers: null,
+  maxAttempts: null,
   rewards: [],
   listed: false,
 };
@@ -93,8 +96,8 @@ export class LeaderboardService {
     return this.deps.store.pageListed(gameId, state, offset, limit);
   }
 
-  /** The players holding a score in the board's current season, and whether `playerId` is one (the competitions list). */
-  seatOf(board: Leaderboard, playerId: string): Promise<{ players: number; entered: boolean }> {
+  /** The seats taken in the board's current season, and the player's part in it (the competitions list). */
+  seatOf(board: Leaderboard, playerId: string): Promise<Seat> {
     return this.deps.rankings.seatOf(board, playerId);
   }
 

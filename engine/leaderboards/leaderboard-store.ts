@@ -6,43 +6,6 @@ import type { WindowState } from '../competitions/window.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 
-export interface Leaderboard {
-  /** Internal id: names the Redis keys and score rows. */
-  internalId: number;
-  gameId: string;
-  id: string;
-  name: string;
-  type: LeaderboardType;
-  sortOrder: SortOrder;
-  clientReports: boolean;
-  minScore: number | null;
-  maxScore: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** The current season's number (the first is 1) and when it started. */
-  season: number;
-  seasonStartedAt: Date;
-  resetSchedule: ResetSchedule | null;
-  /** Archived seasons kept; older ones are dropped. */
-  keepSeasons: number;
-  updateStrategy: UpdateStrategy;
-  /** How equal entries rank, and the columns that tell them apart first (docs/ordering.md). */
-  tieBreak: TieBreak;
-  tiebreakers: TiebreakerColumn[];
-  /** A one-off window for reports, and the season it was set in (docs/competitions.md). */
-  opensAt: Date | null;
-  closesAt: Date | null;
-  windowSeason: number | null;
-  /** With a reset schedule: how long each season accepts reports from its start (s). */
-  openSeconds: number | null;
-  /** What ranks earn once a season has closed (docs/competitions.md, part 4). */
-  rewards: RewardBand[];
-  /** Shown in the client's competitions list. */
-  listed: boolean;
-  /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
-  activeAt: Date;
-}
-
 export interface LeaderboardSettings {
   name: string;
   type: LeaderboardType;
@@ -51,20 +14,45 @@ export interface LeaderboardSettings {
   minScore: number | null;
   maxScore: number | null;
   resetSchedule: ResetSchedule | null;
+  /** Archived seasons kept; older ones are dropped. */
   keepSeasons: number;
   updateStrategy: UpdateStrategy;
+  /** How equal entries rank, and the columns that tell them apart first (docs/ordering.md). */
   tieBreak: TieBreak;
   tiebreakers: TiebreakerColumn[];
-  /** Reports are accepted from opensAt and until closesAt (either may be open-ended) while windowSeason is current. */
+  /**
+   * A one-off window (docs/competitions.md, part 2): reports are accepted from opensAt and until
+   * closesAt (either may be open-ended) while windowSeason, the season it was set in, is current.
+   */
   opensAt: Date | null;
   closesAt: Date | null;
   windowSeason: number | null;
   /** With a reset schedule: each season accepts reports for this many seconds from its start. */
   openSeconds: number | null;
-  /** Non-overlapping bands of ranks and what each earns, at most 50. */
+  /** Players must enter a season before reporting (docs/competitions.md, part 3). */
+  joinRequired: boolean;
+  /** At most this many players hold a seat in one season; null: no limit. */
+  maxPlayers: number | null;
+  /** Reports each player may make in one season; null: no limit. */
+  maxAttempts: number | null;
+  /** Non-overlapping bands of ranks and what each earns once a season has closed, at most 50 (part 4). */
   rewards: RewardBand[];
   /** Players find it in the client's competitions list. */
   listed: boolean;
+}
+
+export interface Leaderboard extends LeaderboardSettings {
+  /** Internal id: names the Redis keys and score rows. */
+  internalId: number;
+  gameId: string;
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The current season's number (the first is 1) and when it started. */
+  season: number;
+  seasonStartedAt: Date;
+  /** When its scores last reached PostgreSQL (to the minute): a rebuild takes the most active boards first. */
+  activeAt: Date;
 }
 
 interface LeaderboardRow {
@@ -91,6 +79,9 @@ interface LeaderboardRow {
   closes_at: Date | null;
   window_season: number | null;
   open_seconds: number | null;
+  join_required: boolean;
+  max_players: number | null;
+  max_attempts: number | null;
   rewards: { rank_from: number; rank_to: number; reward: object }[];
   listed: boolean;
   active_at: Date;
@@ -119,6 +110,9 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   closesAt: row.closes_at,
   windowSeason: row.window_season,
   openSeconds: row.open_seconds,
+  joinRequired: row.join_required,
+  maxPlayers: row.max_players,
+  maxAttempts: row.max_attempts,
   rewards: bandsOf(row.rewards),
   listed: row.listed,
   activeAt: row.active_at,
@@ -144,6 +138,9 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.openSeconds,
   JSON.stringify(bandsView(settings.rewards)),
   settings.listed,
+  settings.joinRequired,
+  settings.maxPlayers,
+  settings.maxAttempts,
 ];
 
 /** A board's state now, as windowState() (engine/competitions/window.ts) tells it. */
@@ -155,7 +152,7 @@ const STATE_SQL = `CASE
   ELSE 'open' END`;
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed, join_required, max_players, max_attempts, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -291,8 +288,9 @@ export class LeaderboardStore {
   async insert(gameId: string, leaderboardId: string, settings: LeaderboardSettings): Promise<Leaderboard | undefined> {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
-         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed,
+         join_required, max_players, max_attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -304,7 +302,8 @@ export class LeaderboardStore {
       `UPDATE leaderboards SET name = $2, type = $3, sort_order = $4, client_reports = $5, min_score = $6,
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
-         window_season = $16, open_seconds = $17, rewards = $18, listed = $19, updated_at = now()
+         window_season = $16, open_seconds = $17, rewards = $18, listed = $19, join_required = $20,
+         max_players = $21, max_attempts = $22, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

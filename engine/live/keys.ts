@@ -80,6 +80,13 @@ export interface LeaderboardKeys {
   scheduledResets: string;
   /** string: the reset schedule as JSON {cron, timezone}; absent without one. */
   resetSchedule: string;
+  /**
+   * hash player -> '<attempts used>:<entered 0|1>:<version>' this season, on boards with entry rules
+   * (docs/competitions.md, part 3; engine/live/scripts/includes/seats.lua).
+   */
+  seats: string;
+  /** set: players entered this season who hold no entry yet (each holds a seat). */
+  waiting: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -119,6 +126,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     endedSeasons: `${base}:archives`,
     scheduledResets: `${base}:scheduled-resets`,
     resetSchedule: `${base}:reset-schedule`,
+    seats: `${base}:seats`,
+    waiting: `${base}:waiting`,
   };
 }
 
@@ -148,7 +157,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-18.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-21.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -164,10 +173,13 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     boardRetryKey(prefix, internalId, retryDigest),
     k.banned,
     k.seasonStarted,
+    k.hidden,
+    k.seats,
+    k.waiting,
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-17.lua). */
+/** The moderation script's keys for this player (moderateEntry-19.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -180,6 +192,8 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.dirty,
     k.queued,
     k.season,
+    k.seats,
+    k.waiting,
   ];
 }
 
@@ -251,7 +265,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-23.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-25.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -271,10 +285,12 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     ended.metadata,
     ended.hidden,
     ended.sortKeys,
+    k.seats,
+    k.waiting,
   ];
 }
 
-/** The persistence claim's keys (persistClaim-12.lua). */
+/** The persistence claim's keys (persistClaim-13.lua). */
 export function persistClaimKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -290,13 +306,14 @@ export function persistClaimKeys(prefix: string, internalId: number): string[] {
     k.hidden,
     k.sortKeys,
     k.layout,
+    k.seats,
   ];
 }
 
-/** The persistence ack's keys (persistAck-10.lua). */
+/** The persistence ack's keys (persistAck-11.lua). */
 export function persistAckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden, k.sortKeys, k.layout];
+  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden, k.sortKeys, k.layout, k.seats];
 }
 
 /** The keys of the script that sets how a board's entries are laid out (setLayout-4.lua). */
@@ -305,16 +322,30 @@ export function setLayoutKeys(prefix: string, internalId: number): string[] {
   return [k.layout, k.scores, k.hidden, k.endedSeasons];
 }
 
-/** The keys of the script counting a board's players for the client's competitions list (seatOf-5.lua). */
+/** The keys of the script reading a player's seat and the seats taken (seatOf-7.lua). */
 export function seatOfKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden];
+  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting];
 }
 
-/** The keys of the script asking a board's window about a report before a batch writes (windowCheck-3.lua). */
-export function windowCheckKeys(prefix: string, internalId: number): string[] {
+/** The keys of the script putting persisted seats back into a rebuilt board (restoreSeats-7.lua). */
+export function restoreSeatsKeys(prefix: string, internalId: number): string[] {
+  return seatOfKeys(prefix, internalId);
+}
+
+/** The keys of the script entering or withdrawing a player (enterSeason-17.lua). */
+export function enterSeasonKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.season, k.banned, k.seasonStarted];
+  return [...boardKeys(k), k.season, k.banned, k.seasonStarted, k.hidden, k.seats, k.waiting, k.dirty, k.queued];
+}
+
+/**
+ * The keys of the script asking a board's window and entry rules about a report before a batch
+ * writes (reportCheck-9.lua).
+ */
+export function reportCheckKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.banned, k.seasonStarted, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting];
 }
 
 /** The keys of the script reading an ended season's hidden entries (scanHidden-3.lua). */

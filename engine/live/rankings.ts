@@ -14,8 +14,10 @@ import {
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
-  windowCheckKeys,
+  reportCheckKeys,
   seatOfKeys,
+  enterSeasonKeys,
+  restoreSeatsKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
@@ -62,10 +64,29 @@ const REFUSALS: Record<number, () => AppError> = {
   4: () => new ForbiddenError('This player is banned from the game; their scores are not accepted.', 'player_banned'),
   5: () => new LayoutChangedError(),
   6: () => new ForbiddenError('The leaderboard accepts no reports now: its window is not open.', 'leaderboard_closed'),
+  7: () => new ForbiddenError('Players must enter this leaderboard before reporting: enter it first.', 'not_entered'),
+  8: () => new ConflictError('The leaderboard is full: every seat of this season is taken.', 'leaderboard_full'),
+  9: () => new ForbiddenError('This player has no attempt left in this season.', 'attempts_exhausted'),
 };
 
-/** What moderateEntry does to a player's entry on one board. */
-export type Moderation = 'ban' | 'unban' | 'remove';
+/** Why an entry or a withdrawal was refused, by enterSeason's reason code. */
+const ENTRY_REFUSALS: Record<number, () => AppError> = {
+  4: REFUSALS[4]!,
+  6: () => new ConflictError('The season has closed: it takes no entries until the next reset.'),
+  8: REFUSALS[8]!,
+  10: () => new ConflictError('A player who has reported this season, or whose season has closed, cannot withdraw.'),
+  11: () => new ConflictError('This leaderboard takes no entries: it has no join_required, max_players or max_attempts.'),
+};
+
+/** A player's part in a board's season: the seats taken, whether they hold one, their attempts used. */
+export interface Seat {
+  players: number;
+  entered: boolean;
+  attemptsUsed: number;
+}
+
+/** What moderateEntry does to a player's entry on one board ('erase' also forgets their seat). */
+export type Moderation = 'ban' | 'unban' | 'remove' | 'erase';
 
 export interface ReportOutcome {
   /** The score the player holds after the report. */
@@ -81,6 +102,8 @@ export interface ReportOutcome {
   needsPersistence: boolean;
   /** The season the report counted in. */
   season: number;
+  /** Reports left this season, on boards with max_attempts. */
+  attemptsLeft: number | undefined;
 }
 
 /**
@@ -130,10 +153,11 @@ export class Rankings {
         extras.tiebreakers?.join(',') ?? '',
         arrivedAt,
         ...windowArgs(board),
+        ...seatArgs(board),
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
-    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt] = reply;
+    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft] = reply;
     return {
       best,
       improved: improved === 1,
@@ -141,25 +165,64 @@ export class Rankings {
       total,
       needsPersistence: needsJob === 1,
       season,
+      attemptsLeft: attemptsLeft === '' || attemptsLeft === undefined ? undefined : Number(attemptsLeft),
       ...entryExtras(tiebreakers, achievedAt),
     };
   }
 
   /**
-   * Whether the board's window refuses a report of this player that arrived at `arrivedAt` (ms),
-   * judged as the report script judges it (a banned player's report is refused by the ban instead).
+   * Why the board would refuse `reports` reports of this player that arrived at `arrivedAt` (ms),
+   * judged as the report script judges its window and entry rules (a banned player's report is
+   * refused by the ban instead): undefined when it would accept them.
    */
-  async windowRefuses(board: ReportedBoard, playerId: string, arrivedAt: number): Promise<boolean> {
-    const keys = windowCheckKeys(this.prefix, board.internalId);
-    const reply = await this.guard.run(board, () => this.redis.windowCheck(...keys, playerId, arrivedAt, ...windowArgs(board)));
-    return reply === 1;
+  async reportRefusal(board: ReportedBoard, playerId: string, arrivedAt: number, reports: number): Promise<AppError | undefined> {
+    const keys = reportCheckKeys(this.prefix, board.internalId);
+    const reply = await this.guard.run(board, () =>
+      this.redis.reportCheck(...keys, playerId, arrivedAt, ...windowArgs(board), ...seatArgs(board), reports),
+    );
+    return reply === 0 ? undefined : REFUSALS[reply]!();
   }
 
-  /** The players holding a score in the board's current season (banned ones too), and whether `playerId` is one. */
-  async seatOf(board: { internalId: number }, playerId: string): Promise<{ players: number; entered: boolean }> {
+  /** The seats taken in the board's current season, and the player's part in it. */
+  async seatOf(board: { internalId: number }, playerId: string): Promise<Seat> {
     const keys = seatOfKeys(this.prefix, board.internalId);
-    const [players, entered] = await this.guard.run(board, () => this.redis.seatOf(...keys, playerId));
-    return { players, entered: entered === 1 };
+    const [players, entered, attemptsUsed] = await this.guard.run(board, () => this.redis.seatOf(...keys, playerId));
+    return { players, entered: entered === 1, attemptsUsed };
+  }
+
+  /**
+   * Enters the player in the board's current season, or withdraws them (docs/competitions.md,
+   * part 3); the season and the seats taken after it. Throws the refusal (ENTRY_REFUSALS).
+   */
+  async enter(
+    board: ReportedBoard,
+    playerId: string,
+    action: 'enter' | 'withdraw',
+    arrivedAt: number,
+  ): Promise<{ season: number; players: number; entered: boolean }> {
+    const touching = this.persistence.beforeMarking(board);
+    if (touching) await touching;
+    const keys = enterSeasonKeys(this.prefix, board.internalId);
+    const reply = await this.guard.run(board, () =>
+      this.redis.enterSeason(...keys, playerId, action, arrivedAt, ...windowArgs(board), ...seatArgs(board), QUEUED_FLAG_TTL_MS),
+    );
+    if (reply[0] !== 0) throw ENTRY_REFUSALS[reply[0]!]!();
+    const [, players, season, entered, needsJob] = reply as [number, number, number, number, number];
+    if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
+    return { season, players, entered: entered === 1 };
+  }
+
+  /**
+   * Puts persisted seats back into a board being rebuilt, after its entries; false when the season
+   * moved on meanwhile (the seats belong to the ended season).
+   */
+  async restoreSeats(board: { internalId: number }, season: number, seats: { playerId: string; seat: string }[]): Promise<boolean> {
+    const keys = restoreSeatsKeys(this.prefix, board.internalId);
+    for (const chunk of chunks(seats, 2000)) {
+      const set = await this.redis.restoreSeats(...keys, season, ...chunk.flatMap(({ playerId, seat }) => [playerId, seat]));
+      if (set === -1) return false;
+    }
+    return true;
   }
 
   /**
@@ -431,6 +494,15 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
  * '' when open-ended) and the season it belongs to ('' for none), then the seconds each season stays
  * open from its start ('' for none).
  */
+/** The board's entry rules as the scripts take them (includes/seats.lua): all '' on boards without any. */
+function seatArgs(board: ReportedBoard): [string, string, string] {
+  return [
+    board.joinRequired ? '1' : '',
+    board.maxPlayers ? String(board.maxPlayers) : '',
+    board.maxAttempts ? String(board.maxAttempts) : '',
+  ];
+}
+
 function windowArgs(board: ReportedBoard): [string, string, string, string] {
   const openSeconds = board.openSeconds ? String(board.openSeconds) : '';
   if (board.windowSeason === null || board.windowSeason === undefined) return ['', '', '', openSeconds];

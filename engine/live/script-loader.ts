@@ -8,7 +8,9 @@ type ScriptArg = string | number;
 /** The engine's Lua scripts (engine/live/scripts/<name>[-<number of keys>].lua), typed for callers. */
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    reportScore(...args: ScriptArg[]): Result<[string, number, number, number, number, number, string, string] | [number], Context>;
+    reportScore(
+      ...args: ScriptArg[]
+    ): Result<[string, number, number, number, number, number, string, string, number | string] | [number], Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;
@@ -28,8 +30,10 @@ declare module 'ioredis' {
     requestRebuild(...args: ScriptArg[]): Result<string, Context>;
     setLayout(...args: ScriptArg[]): Result<number, Context>;
     scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;
-    windowCheck(...args: ScriptArg[]): Result<number, Context>;
-    seatOf(...args: ScriptArg[]): Result<[number, number], Context>;
+    reportCheck(...args: ScriptArg[]): Result<number, Context>;
+    seatOf(...args: ScriptArg[]): Result<[number, number, number], Context>;
+    enterSeason(...args: ScriptArg[]): Result<number[], Context>;
+    restoreSeats(...args: ScriptArg[]): Result<number, Context>;
   }
 }
 

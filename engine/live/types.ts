@@ -31,6 +31,10 @@ export interface ReportedBoard extends RankedBoard {
   windowSeason?: number | null;
   /** How long each season accepts reports from its start (s); none when left out. */
   openSeconds?: number | null;
+  /** Its entry rules (docs/competitions.md, part 3); none when left out. */
+  joinRequired?: boolean;
+  maxPlayers?: number | null;
+  maxAttempts?: number | null;
 }
 
 /**

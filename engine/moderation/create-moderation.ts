@@ -5,6 +5,7 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ScoreStore } from '../persistence/score-store.js';
+import type { SeatStore } from '../persistence/seat-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import { ModerationService } from './moderation-service.js';
@@ -17,6 +18,7 @@ export function createModeration(deps: {
   rankings: Rankings;
   rotation: SeasonRotation;
   scores: ScoreStore;
+  seats: SeatStore;
   archives: SeasonArchiveStore;
   audit: AuditStore;
   invalidator: Invalidator;

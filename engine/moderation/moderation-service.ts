@@ -4,6 +4,7 @@ import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Player, PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
+import type { SeatStore } from '../persistence/seat-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
@@ -12,7 +13,7 @@ import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/live/scripts/moderateEntry-17.lua), so every read sees a board with the player
+ * atomic script (engine/live/scripts/moderateEntry-19.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one
@@ -27,6 +28,7 @@ export class ModerationService {
       rankings: Rankings;
       rotation: SeasonRotation;
       scores: ScoreStore;
+      seats: SeatStore;
       archives: SeasonArchiveStore;
       audit: AuditStore;
       invalidator: Invalidator;
@@ -97,7 +99,7 @@ export class ModerationService {
    * script; a later signup on the same device is a new player.
    */
   async erase(gameId: string, playerId: string, actor: Actor): Promise<void> {
-    const { transact, players, scores, audit, rankings, leaderboards } = this.deps;
+    const { transact, players, scores, seats, audit, rankings, leaderboards } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
     const erased = await transact(async (client) => {
       const locked = await players.in(client).lock(gameId, playerId);
@@ -105,8 +107,9 @@ export class ModerationService {
       const boards = await leaderboards.all(gameId);
       for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
       await rankings.moderate(boards, playerId, 'ban');
-      await rankings.moderate(boards, playerId, 'remove');
+      await rankings.moderate(boards, playerId, 'erase');
       await scores.in(client).deletePlayer(playerId);
+      await seats.in(client).deletePlayer(playerId);
       await this.deps.archives.in(client).erasePlayer(gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).forgetPlayer(gameId, playerId);

@@ -8,6 +8,7 @@ import { PersistenceMarks } from './marks.js';
 import { PersistenceQueue } from './persistence-queue.js';
 import { Persister } from './persister.js';
 import type { ScoreStore } from './score-store.js';
+import type { SeatStore } from './seat-store.js';
 
 /**
  * The persistence protocol's two ends in every process: the queue shards and the marks (which the
@@ -25,6 +26,7 @@ export function createPersister(deps: {
   rotation: SeasonRotation;
   marks: PersistenceMarks;
   scores: ScoreStore;
+  seats: SeatStore;
   archives: SeasonArchiveStore;
   transact: RunInTransaction;
   audit: AuditStore;

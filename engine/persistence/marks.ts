@@ -15,13 +15,18 @@ const RETOUCH_MS = 15_000;
 /** Boards visited per step of the sweep and the pending count: bounds the commands in flight. */
 const BATCH = 500;
 
+/** A claimed player: their entry and their seat ('<attempts used>:<entered 0|1>:<version>', '' for none). */
+export interface ClaimedPlayer extends StoredScore {
+  seat: string;
+}
+
 export interface ClaimedChanges {
   /**
    * Players whose entry is claimed, with the score ('' when it left the board), its version ('' on
    * plain best boards), its metadata as JSON ('' for none), its tiebreakers and when it was reached
-   * (ms, '' but on 'earliest' boards).
+   * (ms, '' but on 'earliest' boards), and its seat on boards with entry rules ('' for none).
    */
-  players: StoredScore[];
+  players: ClaimedPlayer[];
   clans: { clanId: string; total: string; version: string }[];
   /** When each claimed change was first marked (ms), for the lag figure. */
   markedAt: number[];
@@ -85,9 +90,10 @@ export class PersistenceMarks implements PersistenceHooks {
       maxClans,
       QUEUED_FLAG_TTL_MS,
     );
-    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 7, season };
-    for (let i = 0; i < playerMarks.length; i += 7) {
-      const [playerId, score, markedAt, version, metadata, tiebreakers, achievedAt] = playerMarks.slice(i, i + 7) as string[] as [
+    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 8, season };
+    for (let i = 0; i < playerMarks.length; i += 8) {
+      const [playerId, score, markedAt, version, metadata, tiebreakers, achievedAt, seat] = playerMarks.slice(i, i + 8) as string[] as [
+        string,
         string,
         string,
         string,
@@ -96,9 +102,9 @@ export class PersistenceMarks implements PersistenceHooks {
         string,
         string,
       ];
-      claimed.players.push({ playerId, score, version, metadata, tiebreakers, achievedAt });
+      claimed.players.push({ playerId, score, version, metadata, tiebreakers, achievedAt, seat });
       claimed.markedAt.push(Number(markedAt));
-      claimed.ack.push(playerId, score, version);
+      claimed.ack.push(playerId, score, version, seat);
     }
     for (let i = 0; i < clanMarks.length; i += 4) {
       const clan = { clanId: clanMarks[i]!, total: clanMarks[i + 1]!, version: clanMarks[i + 2]! };

@@ -5,6 +5,7 @@ import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
+import type { SeatStore } from './seat-store.js';
 import { bandsView } from '../competitions/rewards.js';
 
 /**
@@ -18,6 +19,7 @@ export class Persister {
       rotation: SeasonRotation;
       marks: PersistenceMarks;
       scores: ScoreStore;
+      seats: SeatStore;
       archives: SeasonArchiveStore;
       transact: RunInTransaction;
       audit: AuditStore;
@@ -77,10 +79,15 @@ export class Persister {
     // A removed score comes with the version of its removal (a mark without either has nothing to write).
     const removed = claimed.players.filter((player) => player.score === '' && player.version !== '');
     const season = claimed.season === '' ? board.season : Number(claimed.season);
+    // Seats first, so no persisted score lacks the seat it took (docs/competitions.md, part 3); an
+    // erasure's removal takes the seat with the entry.
+    const seats = claimed.players.filter((player) => player.seat !== '');
+    await this.deps.seats.writeSeats(board.internalId, season, seats);
+    await this.deps.seats.deleteSeats(board.internalId, season, removed);
     await this.deps.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
     await this.deps.scores.deleteScores(board.internalId, season, removed);
     await this.deps.scores.writeClanTotals(board.internalId, season, claimed.clans);
-    const written = present.length + removed.length + claimed.clans.length;
+    const written = present.length + removed.length + seats.length + claimed.clans.length;
     // A rebuild of a lost dataset takes the most recently active boards first.
     if (written > 0) await this.deps.leaderboards.markActive(board.internalId);
     return written;

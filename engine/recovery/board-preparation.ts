@@ -1,9 +1,11 @@
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
+import type { SeatStore } from '../persistence/seat-store.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from '../live/rankings.js';
 import { layoutOf } from '../live/types.js';
+import { hasEntryRules } from '../competitions/entry-rules.js';
 
 /**
  * What PostgreSQL holds for a board's preparation: persisted scores, barred players in its game,
@@ -20,8 +22,8 @@ const EVERY_SOURCE: BoardSources = { scores: true, barred: true, clans: true };
 /**
  * Brings a leaderboard's Redis state in line with PostgreSQL: the layout of its entries (by its tie
  * settings, docs/ordering.md), its scheduled resets, the game's bans,
- * clan memberships (on clan leaderboards) and then every persisted score, merged without losing
- * anything reported since; last, the mark that its live state is whole (the season key), without
+ * clan memberships (on clan leaderboards), every persisted score, merged without losing
+ * anything reported since, and the seats of a board with entry rules; last, the mark that its live state is whole (the season key), without
  * which every script refuses the board (engine/live/scripts/includes/live-season.lua). Used for new
  * leaderboards and by the rebuild (engine/recovery/rebuild.ts), under the board's lock.
  * Atomic per chunk (one script, one slot), not as a whole: a board being prepared for the first
@@ -36,6 +38,7 @@ export class BoardPreparation {
       rankings: Rankings;
       players: PlayerStore;
       scores: ScoreStore;
+      seats: SeatStore;
       schedules: ResetSchedules;
     },
   ) {}
@@ -82,6 +85,12 @@ export class BoardPreparation {
     if (sources.scores) {
       for await (const page of this.deps.scores.scorePages(leaderboard.internalId, season)) {
         if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
+      }
+    }
+    // After the entries, so an entered player who holds none waits for a first report again.
+    if (hasEntryRules(leaderboard)) {
+      for await (const page of this.deps.seats.seatPages(leaderboard.internalId, season)) {
+        if (!(await this.deps.rankings.restoreSeats(leaderboard, season, page))) return;
       }
     }
     await this.deps.rankings.markPrepared(leaderboard);

@@ -3,6 +3,7 @@ import type { Rankings } from '../live/rankings.js';
 import type { RedisClient } from '../live/redis.js';
 import type { Logger } from '../logger.js';
 import type { ScoreStore } from '../persistence/score-store.js';
+import type { SeatStore } from '../persistence/seat-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { BoardPreparation } from './board-preparation.js';
@@ -18,6 +19,7 @@ export function createRecovery(deps: {
   leaderboards: LeaderboardStore;
   players: PlayerStore;
   scores: ScoreStore;
+  seats: SeatStore;
   rankings: Rankings;
   schedules: ResetSchedules;
   /** Asks whether Redis lost its whole dataset (true when it did: a rebuild walk is then asked for). */

@@ -1,4 +1,12 @@
-import { AppError, AuthenticationError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
+import {
+  AppError,
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  type ErrorDetail,
+} from '../errors.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
@@ -10,6 +18,7 @@ import type { RetryRecord, RetryRecords } from './retry-records.js';
 import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from '../reads/season-reads.js';
 import type { RecordReward, RewardReads } from '../competitions/reward-reads.js';
+import { hasEntryRules } from '../competitions/entry-rules.js';
 
 /** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
@@ -34,6 +43,8 @@ export interface ReportResult extends TieFields {
   total: number;
   /** The season the report counted in. */
   season: number;
+  /** Reports left this season, on boards with max_attempts. */
+  attemptsLeft?: number;
 }
 
 export interface PlayerRecord extends TieFields {
@@ -134,33 +145,40 @@ export class ScoreService {
     const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request, arrivedAt));
     // A retry is judged at its first arrival, so a batch cut short is completed as it was accepted.
     const judgedAt = record?.arrivedAt ?? arrivedAt;
-    if (!record?.replay) await this.refuseClosedPairs(playerId, checked, judgedAt, record);
+    if (!record?.replay) await this.refuseBatch(playerId, checked, judgedAt, record);
     const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`);
     this.deps.counter.count(gameId, results.length);
     return results;
   }
 
   /**
-   * Refuses the whole batch when a board's window refuses its pair, before any board is written: each
-   * board with a window is asked in Redis, at the request's arrival, as its report script will judge
-   * it (docs/competitions.md). Boards without a window cost nothing.
+   * Refuses the whole batch when a board's window or entry rules refuse its pair, before any board
+   * is written: each board with a window or rules is asked in Redis, at the request's arrival, as
+   * its report script will judge it, for all the batch's reports to it (docs/competitions.md, parts 2
+   * and 3). The error is the first refusal in the API's order (window, entry, seat, attempts); the
+   * details name every refused pair. Boards without either cost nothing.
    */
-  private async refuseClosedPairs(playerId: string, pairs: [Leaderboard, Report][], arrivedAt: number, retry: RetryRecord | undefined) {
-    const refused = await Promise.all(
-      pairs.map(
-        ([board]) =>
-          (board.windowSeason !== null || board.openSeconds !== null) && this.deps.rankings.windowRefuses(board, playerId, arrivedAt),
+  private async refuseBatch(playerId: string, pairs: [Leaderboard, Report][], arrivedAt: number, retry: RetryRecord | undefined) {
+    const reportsTo = new Map<number, number>();
+    for (const [board] of pairs) reportsTo.set(board.internalId, (reportsTo.get(board.internalId) ?? 0) + 1);
+    const refusals = await Promise.all(
+      pairs.map(([board]) =>
+        board.windowSeason !== null || board.openSeconds !== null || hasEntryRules(board)
+          ? this.deps.rankings.reportRefusal(board, playerId, arrivedAt, reportsTo.get(board.internalId)!)
+          : undefined,
       ),
     );
-    if (!refused.includes(true)) return;
+    const refused = refusals.flatMap((error, i) => (error ? [{ error, i }] : []));
+    if (refused.length === 0) return;
     if (retry) await this.deps.retries.release(retry);
-    throw new ForbiddenError(
-      'The batch was not applied: a leaderboard in it accepts no reports now (its window is not open).',
-      'leaderboard_closed',
-      pairs.flatMap(([board], i) =>
-        refused[i] ? [{ field: `leaderboard_ids[${i}]`, message: `leaderboard '${board.id}' is not open for reports` }] : [],
-      ),
-    );
+    const first = refused.map(({ error }) => error).sort((a, b) => REFUSAL_ORDER.indexOf(a.code) - REFUSAL_ORDER.indexOf(b.code))[0]!;
+    const details = refused.map(({ error, i }) => ({
+      field: `leaderboard_ids[${i}]`,
+      message: PAIR_REFUSALS[error.code]!(pairs[i]![0].id),
+    }));
+    const message = `The batch was not applied: ${first.message}`;
+    if (first.code === 'leaderboard_full') throw new ConflictError(message, 'leaderboard_full', details);
+    throw new ForbiddenError(message, first.code as 'leaderboard_closed' | 'not_entered' | 'attempts_exhausted', details);
   }
 
   /**
@@ -253,11 +271,23 @@ export class ScoreService {
         rank: outcome.rank,
         total: outcome.total,
         season: outcome.season,
+        ...(outcome.attemptsLeft !== undefined && { attemptsLeft: outcome.attemptsLeft }),
         ...tieFieldsOf(board, outcome),
       };
     });
   }
 }
+
+/** The order the API refuses a report in, past its credentials and a ban (docs/competitions.md, part 3). */
+const REFUSAL_ORDER: string[] = ['leaderboard_closed', 'not_entered', 'leaderboard_full', 'attempts_exhausted'];
+
+/** How a batch's details name each refused pair, by its refusal. */
+const PAIR_REFUSALS: Record<string, (board: string) => string> = {
+  leaderboard_closed: (board) => `leaderboard '${board}' is not open for reports`,
+  not_entered: (board) => `the player has not entered leaderboard '${board}'`,
+  leaderboard_full: (board) => `leaderboard '${board}' is full`,
+  attempts_exhausted: (board) => `the player has too few attempts left on leaderboard '${board}' for this batch`,
+};
 
 function boundsProblem(leaderboard: Leaderboard, score: number): string | undefined {
   if (leaderboard.minScore !== null && score < leaderboard.minScore) {

@@ -197,6 +197,8 @@ export class SeasonArchiveStore {
     ]);
     await query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    // Entries, seats and attempts belong to the season that ended (docs/competitions.md, part 3).
+    await query('DELETE FROM season_seats WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await this.dropBeyond(lb, board.keepSeasons);
     await analyzeWhenStale(query, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
     return true;

@@ -37,6 +37,11 @@ export const BOARDS = {
   metadata: 'metadata',
   /** A best board with a one-off window, open through the run (docs/competitions.md). */
   windowed: 'windowed',
+  /**
+   * A best board players must enter, with a seat for every player and 10,000 attempts each
+   * (docs/competitions.md, part 3): every seeded player is entered and holds a score.
+   */
+  entries: 'entries',
 } as const;
 
 /** Bytes of every metadata object the bench reports or seeds (its compact JSON). */

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     await engine.maintenance.rebuild(); // the emptied Redis asked for one; nothing to merge yet
 
     const ruleBoards = runsVariants(options);
-    const rules = ruleBoards ? ', latest, sum, metadata, windowed' : '';
+    const rules = ruleBoards ? ', latest, sum, metadata, windowed, entries' : '';
     log(`Seeding ${options.players} players (main, clan${rules} and ${options.smallBoard}-entry boards) into PostgreSQL and Redis`);
     const started = Date.now();
     const seeded = await seed(engine, parts.pool, redis, options.players, options.smallBoard, ruleBoards);

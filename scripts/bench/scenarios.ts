@@ -33,7 +33,7 @@ export type ScenarioKind =
   | 'readyz';
 
 /** report_score under the score rules: another kept-score rule, metadata, an Idempotency-Key. */
-export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed' | 'report-window' | TieKind;
+export type RuleKind = 'report-latest' | 'report-sum' | 'report-metadata' | 'report-keyed' | 'report-window' | 'report-entries' | TieKind;
 
 /** report_score on a board breaking ties (scripts/bench/ties-figures.ts): by who was first, or by 4 tiebreakers. */
 export type TieKind = 'report-earliest' | 'report-tiebreakers';
@@ -98,6 +98,13 @@ export const SERVICE_SCENARIOS: Scenario[] = [
   },
   { label: `${REPORT_LABEL}, Idempotency-Key`, kind: 'report-keyed', method: 'POST', board: BOARDS.main, variant: true },
   { label: `${REPORT_LABEL}, window board`, kind: 'report-window', method: 'POST', board: BOARDS.windowed, variant: true },
+  {
+    label: `${REPORT_LABEL}, entries board`,
+    kind: 'report-entries',
+    method: 'POST',
+    board: BOARDS.entries,
+    variant: true,
+  },
   { label: 'server report_scores (5 boards)', kind: 'server-batch', method: 'POST', board: '', rung: BARE_BATCH_LABEL },
   { label: 'player record read', kind: 'record', method: 'GET', board: BOARDS.main, rung: BARE_RANK_LABEL },
   { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main, rung: BARE_PAGE_LABEL },
@@ -185,6 +192,7 @@ export function requestMaker(scenario: Scenario, ctx: ScenarioContext): () => Bu
     case 'report-latest':
     case 'report-sum':
     case 'report-window':
+    case 'report-entries':
     case 'report-earliest':
       return () => ({
         method: 'POST',

@@ -93,6 +93,7 @@ export async function seed(
       [BOARDS.sum, { ...individual, updateStrategy: 'sum' }],
       [BOARDS.metadata, individual],
       [BOARDS.windowed, { ...individual, opensAt: new Date(Date.now() - DAY_MS), closesAt: new Date(Date.now() + 30 * DAY_MS) }],
+      [BOARDS.entries, { ...individual, joinRequired: true, maxPlayers: 1_000_000, maxAttempts: 10_000 }],
     );
   }
   for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings, 'system')).leaderboard;
@@ -104,9 +105,11 @@ export async function seed(
   const clanBoardScores = randomInts(2, players, SEEDED_SCORE_CEILING);
   const smallScores = randomInts(3, smallBoard, SEEDED_SCORE_CEILING);
   const ruleScores = ruleBoards
-    ? [BOARDS.latest, BOARDS.sum, BOARDS.metadata, BOARDS.windowed].map((_, i) => randomInts(5 + i, players, SEEDED_SCORE_CEILING))
+    ? [BOARDS.latest, BOARDS.sum, BOARDS.metadata, BOARDS.windowed, BOARDS.entries].map((_, i) =>
+        randomInts(5 + i, players, SEEDED_SCORE_CEILING),
+      )
     : [];
-  const [latestScores, sumScores, metadataScores, windowedScores] = ruleScores;
+  const [latestScores, sumScores, metadataScores, windowedScores, entriesScores] = ruleScores;
   const totals = new Map<string, { total: number; count: number }>();
   memberClans.forEach((clan, i) => {
     const entry = totals.get(clan) ?? { total: 0, count: 0 };
@@ -151,6 +154,14 @@ export async function seed(
           await copy(client, SCORES, players, scoreRows(BOARDS.latest, latestScores!));
           await copy(client, SCORES, players, scoreRows(BOARDS.sum, sumScores!));
           await copy(client, SCORES, players, scoreRows(BOARDS.windowed, windowedScores!));
+          await copy(client, SCORES, players, scoreRows(BOARDS.entries, entriesScores!));
+          const entriesBoard = boards[BOARDS.entries]!.internalId;
+          await copy(
+            client,
+            'season_seats (leaderboard_internal_id, season, player_id, attempts, entered, version)',
+            players,
+            (i) => `${entriesBoard}\t1\t${ids[i]}\t0\ttrue\t1\n`,
+          );
           const metadataBoard = boards[BOARDS.metadata]!.internalId;
           await copy(client, 'scores (leaderboard_internal_id, player_id, score, metadata)', players, (i) => {
             return `${metadataBoard}\t${ids[i]}\t${metadataScores![i]}\t${JSON.stringify(metadataOf(i))}\n`;
@@ -176,6 +187,18 @@ export async function seed(
       await writeSortedSet(redis, key(BOARDS.latest).scores, ids, latestScores!);
       await writeSortedSet(redis, key(BOARDS.sum).scores, ids, sumScores!);
       await writeSortedSet(redis, key(BOARDS.windowed).scores, ids, windowedScores!);
+      const entriesKeys = key(BOARDS.entries);
+      await writeSortedSet(redis, entriesKeys.scores, ids, entriesScores!);
+      // Entered, no attempt used yet: the seat each player holds (engine/live/scripts/includes/seats.lua).
+      await writeChunks(
+        players,
+        (batch, from, to) => {
+          const args: string[] = [];
+          for (let i = from; i < to; i += 1) args.push(ids[i]!, '0:1:1');
+          batch.hset(entriesKeys.seats, ...args);
+        },
+        redis,
+      );
       const metadataKeys = key(BOARDS.metadata);
       await writeSortedSet(redis, metadataKeys.scores, ids, metadataScores!);
       await writeChunks(

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
+import { reportCheckKeys } from '../../engine/live/keys.js';
 import {
   createGame,
   createLeaderboard,
@@ -215,13 +216,12 @@ describe('competitions: a window for reports', () => {
       const board = await internalBoard(game, id);
       // The season began 2 h ago, so its hour is over now.
       const startedAt = await startedAgo(id, 7_200_000);
-      const { redis, keys } = testStores();
-      const k = keys(board);
+      const { redis, prefix } = testStores();
       // The window check the report script makes, with an arrival 5 s before the season began.
-      const refuses = (arrivedAt: number) =>
-        redis.windowCheck(k.season, k.banned, k.seasonStarted, player.playerId, arrivedAt, '', '', '', '3600');
-      expect(await refuses(Date.now())).to.equal(1);
-      expect(await refuses(startedAt.getTime() - 5000)).to.equal(0);
+      const refusal = (arrivedAt: number) =>
+        redis.reportCheck(...reportCheckKeys(prefix, board.internalId), player.playerId, arrivedAt, '', '', '', '3600', '', '', '', 1);
+      expect(await refusal(Date.now())).to.equal(6);
+      expect(await refusal(startedAt.getTime() - 5000)).to.equal(0);
     });
 
     it("when open_seconds exceeds the shortest time between the schedule's runs, then 400 (a weekly Paris schedule has a 167-hour week in spring)", async () => {

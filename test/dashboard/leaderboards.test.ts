@@ -8,6 +8,7 @@ import {
   reportScores,
   scoredPlayers,
   secretKey,
+  signup,
   uniqueId,
   type TestGame,
 } from '../helpers/fixtures.js';
@@ -165,6 +166,32 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
       `until ${String(board!.closes_at).replace('T', ' ').slice(0, 16)} UTC`,
     );
     expect(await page.getByLabel('Open for (seconds after each reset; empty: the whole season)').inputValue()).to.equal('3600');
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
+  it('when a leaderboard is created in the form with entry required, a seat limit and attempts, then the API shows them and the board counts its players', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('cup');
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('Entry required: players enter before reporting').check();
+    await page.getByLabel('Most players (empty: no limit)').fill('64');
+    await page.getByLabel('Attempts per player (empty: no limit)').fill('3');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect(await boardFromApi(game, id)).to.deep.include({ join_required: true, max_players: 64, max_attempts: 3 });
+    const player = await signup(game);
+    await api().put(`/api/v1/server/leaderboards/${id}/entries/${player.playerId}`).set(secretKey(game)).expect(200);
+    await page.reload();
+    expect(await page.locator('dl.lb-facts').textContent()).to.include('1 of 64, entry required, 3 attempts each');
+    expect(await page.getByLabel('Most players (empty: no limit)').inputValue()).to.equal('64');
+    // Cleared in the form: no limit.
+    await page.getByLabel('Most players (empty: no limit)').fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=updated$/);
+    expect(await boardFromApi(game, id)).to.deep.include({ join_required: true, max_players: null, max_attempts: 3 });
+    await expectAccessible(page, 'a leaderboard with entries');
     expect(problems).to.deep.equal([]);
     await close();
   });

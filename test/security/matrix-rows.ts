@@ -121,6 +121,12 @@ function rowsOf(endpoint: AnyEndpoint): MatrixRow[] {
 
 export const MATRIX_ROWS: MatrixRow[] = ENDPOINTS.flatMap(rowsOf);
 
+/** The withdrawals from a season, by their rows' operation. */
+const WITHDRAWALS = new Set([
+  'DELETE /api/v1/client/leaderboards/{leaderboard_id}/entry',
+  'DELETE /api/v1/server/leaderboards/{leaderboard_id}/entries/{player_id}',
+]);
+
 /**
  * What an endpoint answers to a credential it lets through, from its descriptor: the game under
  * test's own credential gets the endpoint's success (200 from one that also creates: the world has
@@ -135,6 +141,8 @@ export function acceptedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
   }
   const [first] = successes(row.endpoint);
   if (first === undefined) throw new Error(`${rowName(row)} documents no success`);
+  // The world's players have reported this season: withdrawing them is refused (docs/competitions.md, part 3).
+  if (owner === 'this' && WITHDRAWALS.has(row.operation)) return { status: 409, codes: ['conflict'] };
   if (owner === 'this') return { status: upserts(row.endpoint) ? 200 : first };
   if (upserts(row.endpoint)) return { status: pathParameters(row.endpoint).length > 0 ? 201 : 200 };
   // The first resource named decides, unless the endpoint declares the codes itself.

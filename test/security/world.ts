@@ -43,10 +43,12 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   const mark = uniqueId('world');
   const game = await createGame(`${mark} game`);
   // Season 1 ended with the same scores as the current one and rewards for both ranks: its claims succeed.
+  // Attempts are counted (far from their limit), so the board takes entries.
   const board = await createLeaderboard(game, {
     type: 'clan',
     name: `${mark} board`,
     rewards: [{ rank_from: 1, rank_to: 2, reward: { coins: 1 } }],
+    max_attempts: 10_000,
   });
   const clan = await createClan(game, uniqueId('clan'), `${mark} clan`);
   const player = await signup(game, device);

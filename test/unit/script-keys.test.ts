@@ -27,8 +27,10 @@ import {
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
-  windowCheckKeys,
+  reportCheckKeys,
   seatOfKeys,
+  enterSeasonKeys,
+  restoreSeatsKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -68,8 +70,10 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   requestRebuild: [{ keys: () => requestRebuildKeys(PREFIX) }],
   setLayout: [{ keys: () => setLayoutKeys(PREFIX, BOARD) }],
   scanHidden: [{ keys: () => scanHiddenKeys(PREFIX, BOARD, SEASON) }],
-  windowCheck: [{ keys: () => windowCheckKeys(PREFIX, BOARD) }],
+  reportCheck: [{ keys: () => reportCheckKeys(PREFIX, BOARD) }],
   seatOf: [{ keys: () => seatOfKeys(PREFIX, BOARD) }],
+  enterSeason: [{ keys: () => enterSeasonKeys(PREFIX, BOARD) }],
+  restoreSeats: [{ keys: () => restoreSeatsKeys(PREFIX, BOARD) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);

@@ -3,6 +3,7 @@ import type { SeasonSummary } from '../../../../engine/seasons/season-service.js
 import { nextResetAt } from '../../../../engine/seasons/schedule.js';
 import { windowOf, windowState, type ReportWindow } from '../../../../engine/competitions/window.js';
 import type { ClaimService } from '../../../../engine/competitions/claim-service.js';
+import { hasEntryRules } from '../../../../engine/competitions/entry-rules.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { endpoint } from '../../endpoint.js';
@@ -55,10 +56,12 @@ export const leaderboardPageEndpoint = endpoint({
     const board = await app.engine.leaderboards.get(game.id, params.leaderboard_id);
     const asked = query.season !== undefined && query.season !== board.season ? query.season : undefined;
     const screen = screenOf(app, req, res, game);
-    const [entries, seasons, claims] = await Promise.all([
+    const [entries, seasons, claims, seats] = await Promise.all([
       entriesCard(screen, board, { asked, offset, limit, search }),
       app.engine.seasons.list(board),
       claimsCard(app.engine.claims, board, asked ?? board.season),
+      // The seats taken (read for no player in particular).
+      hasEntryRules(board) ? app.engine.leaderboards.seatOf(board, '') : undefined,
     ]);
     const next = board.resetSchedule ? nextResetAt(board.resetSchedule, new Date()) : null;
     const body = html`${notice(query.done && DONE[query.done])}
@@ -74,6 +77,16 @@ export const leaderboardPageEndpoint = endpoint({
           <dd>${describeSchedule(board.resetSchedule)}${next ? `, next ${when(next)}` : ''}</dd>
           <dt>Reports</dt>
           <dd>${describeWindow(windowOf(board, board.season, board.seasonStartedAt))}</dd>
+          ${
+            seats
+              ? html`<dt>Players</dt>
+                  <dd>
+                    ${seats.players}${board.maxPlayers === null ? '' : ` of ${board.maxPlayers}`}${board.joinRequired ? ', entry required' : ''}${
+                      board.maxAttempts === null ? '' : `, ${board.maxAttempts} attempts each`
+                    }
+                  </dd>`
+              : html``
+          }
         </dl>
         ${confirmButton(
           screen,

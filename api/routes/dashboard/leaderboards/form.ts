@@ -45,6 +45,9 @@ export const settingsFields = {
   update_strategy: optional(updateStrategy),
   client_reports: optional(Joi.boolean().truthy('on').empty('')),
   listed: optional(Joi.boolean().truthy('on').empty('')),
+  join_required: optional(Joi.boolean().truthy('on').empty('')),
+  max_players: optional(Joi.number().integer().min(1).max(1_000_000).empty('')),
+  max_attempts: optional(Joi.number().integer().min(1).max(10_000).empty('')),
   min_score: bound,
   max_score: bound,
   schedule: optional(oneOf('none', 'daily', 'weekly', 'monthly', 'custom')),
@@ -101,6 +104,9 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     update_strategy: form.update_strategy,
     client_reports: form.client_reports ?? false,
     listed: form.listed ?? false,
+    join_required: form.join_required ?? false,
+    max_players: form.max_players ?? null,
+    max_attempts: form.max_attempts ?? null,
     min_score: form.min_score ?? null,
     max_score: form.max_score ?? null,
     reset_schedule: scheduleOf(form),
@@ -233,6 +239,31 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
       <input id="${p}-listed" name="listed" type="checkbox" value="on" ${board?.listed ? html`checked` : html``} />
       <label for="${p}-listed">Listed: players find it in the game's competitions list</label>
     </div>
+    <fieldset>
+      <legend>Entries (each season)</legend>
+      <div class="lb-check">
+        <input id="${p}-join" name="join_required" type="checkbox" value="on" ${board?.joinRequired ? html`checked` : html``} />
+        <label for="${p}-join">Entry required: players enter before reporting</label>
+      </div>
+      <div class="lb-pair">
+        <div>
+          <label for="${p}-max-players">Most players (empty: no limit)</label>
+          <input id="${p}-max-players" name="max_players" type="number" min="1" max="1000000" step="1" value="${board?.maxPlayers ?? ''}" />
+        </div>
+        <div>
+          <label for="${p}-max-attempts">Attempts per player (empty: no limit)</label>
+          <input
+            id="${p}-max-attempts"
+            name="max_attempts"
+            type="number"
+            min="1"
+            max="10000"
+            step="1"
+            value="${board?.maxAttempts ?? ''}"
+          />
+        </div>
+      </div>
+    </fieldset>
     <fieldset>
       <legend>Tournament window (UTC; empty: none)</legend>
       <p class="hint" id="${p}-window-hint">

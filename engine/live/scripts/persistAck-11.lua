@@ -10,12 +10,13 @@
   version are still the claimed ones: a latest or sum entry's version changes with every report (its
   value may come back to the claimed one with other metadata), and so does every change of an entry
   on a keyed board (includes/entries); a plain best entry's score changes with every improvement
-  (which brings its metadata), and a removal gives the entry a new version.
+  (which brings its metadata), and a removal gives the entry a new version. Its seat, on boards
+  with entry rules, must be the claimed one too (a seat's value carries its own version).
 
   KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season, 7 versions, 8 hidden,
-        9 sortKeys, 10 layout
-  ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version triples
-        (version '' when the entry has none), then clan/version pairs
+        9 sortKeys, 10 layout, 11 seats
+  ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version/seat
+        quadruples (version '' when the entry has none, seat '' for none), then clan/version pairs
   Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
 ]]
 -- @include "clock"
@@ -24,12 +25,12 @@
 
 local E = entriesOf(KEYS[2], KEYS[9], storedLayout(KEYS[10]))
 local n = tonumber(ARGV[2])
-local last = 2 + 3 * n
+local last = 2 + 4 * n
 local season = redis.call('GET', KEYS[6])
 if (season and parseSeason(season) or '') ~= ARGV[1] then
   return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
 end
-for i = 3, last, 3 do
+for i = 3, last, 4 do
   local player, version = ARGV[i], ARGV[i + 2]
   local entry = entryOf(E, player)
   if not entry then
@@ -37,7 +38,8 @@ for i = 3, last, 3 do
     entry = stored and fromStoredForm(E, stored)
   end
   local held = entry and entryFields(entry) or ''
-  if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version then
+  if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version
+      and (redis.call('HGET', KEYS[11], player) or '') == ARGV[i + 3] then
     redis.call('ZREM', KEYS[1], player)
     if version ~= '' then redis.call('HDEL', KEYS[7], player) end
   end

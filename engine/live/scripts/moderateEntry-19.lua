@@ -8,14 +8,17 @@
   back, time and tiebreakers included, with its clan contribution. A removal drops the entry,
   wherever it is, and marks the player for persistence with a new version: PostgreSQL deletes its
   row up to that version, and any later score of the player is written with it, so a job that
-  claimed the old score cannot bring it back.
+  claimed the old score cannot bring it back. An erasure is a removal that also forgets the
+  player's seat, entry and attempts of the season (includes/seats); a plain removal keeps the
+  attempts used (a removed cheater gains none) and frees the seat with the entry.
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
-        12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season
-  ARGV: 1 player id, 2 'ban'|'unban'|'remove', 3 queued-flag lifetime (ms), 4 'preparing' when the
+        12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting
+  ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
-         player's state on this board; a removal when there was a score to remove; or the error
+         player's state on this board; a removal when there was a score to remove, an erasure when
+         there was a score or a seat; or the error
          LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
@@ -62,6 +65,11 @@ else
     done = true
   else
     done = redis.call('HDEL', hidden, player) == 1
+  end
+  if action == 'erase' then
+    local seated = redis.call('HDEL', KEYS[18], player) == 1
+    redis.call('SREM', KEYS[19], player)
+    done = done or seated
   end
   if done then
     redis.call('HDEL', metadata, player)

@@ -5,20 +5,23 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
-        17 banned, 18 seasonStarted
+        17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting (includes/seats)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
         tiebreakers, comma-separated ('' for none), 10 when the request arrived (ms), 11-13 the
         board's window: opens, closes (ms or '') and its season ('' for none), 14 the seconds each
-        season stays open from its start ('' for none) (includes/window)
+        season stays open from its start ('' for none) (includes/window), 15-17 the board's
+        entry rules: '1' when players must enter ('' otherwise), the most players, the most
+        attempts ('' for none) (includes/seats)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
-         tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest) } (for
+         tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
          changed since the caller read them), 6 the season's window is not open (upcoming or
-         closed); or the error LBMISSING or LBDUE (includes/live-season)
+         closed), 7 the player has not entered, 8 the board is full, 9 no attempt left; or the
+         error LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -26,6 +29,7 @@
 -- @include "apply-score"
 -- @include "live-season"
 -- @include "window"
+-- @include "seats"
 
 local K = boardKeys()
 local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
@@ -45,14 +49,19 @@ if fingerprint ~= '' then
   local first = redis.call('GET', record)
   if first then
     if string.sub(first, 1, #fingerprint) ~= fingerprint then return { 2 } end
-    local score, changed, rank, total, answered, tiebreakers, at = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+) (%S+) (%S+)$')
+    local score, changed, rank, total, answered, tiebreakers, at, left = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+) (%S+) (%S+) (%S+)$')
+    if not score then
+      -- A record written before answers carried the attempts left.
+      score, changed, rank, total, answered, tiebreakers, at = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+) (%S+) (%S+)$')
+      left = '-'
+    end
     if not score then
       -- A record written before answers carried tiebreakers.
       score, changed, rank, total, answered = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+)$')
-      tiebreakers, at = '-', '-'
+      tiebreakers, at, left = '-', '-', '-'
     end
     return { score, tonumber(changed), tonumber(rank), tonumber(total), 0, tonumber(answered),
-             tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at }
+             tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at, left == '-' and '' or left }
   end
 end
 
@@ -61,6 +70,17 @@ end
 if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[14], KEYS[18], ARGV[10]) then return { 6 } end
 
 local E = liveEntries(K, order)
+-- Then entry, seat and attempts, in that order, in the same step as the report would apply, so a
+-- limit is never passed by one under any concurrency. Boards without rules (most) return at once.
+local rules = seatRules(ARGV[15], ARGV[16], ARGV[17])
+local S, seat
+if rules then
+  S = seatKeys(KEYS[19], KEYS[20], KEYS[21])
+  seat = seatRecord(S, player)
+  local refusal = seatRefusal(E, S, rules, player, seat)
+  if refusal then return { refusal } end
+end
+
 local tiebreakers = {}
 for value in string.gmatch(ARGV[9], '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
 if #tiebreakers ~= E.columns then return { 5 } end
@@ -70,8 +90,9 @@ local report = { score = tonumber(ARGV[2]), text = ARGV[2], tiebreakers = tiebre
 local held, changed = applyScore(K, E, memberKey, player, report, rule, clock)
 if not held then return { 3 } end
 local needsJob = 0
+local entryMoved = changed or rule ~= 'best'
 -- latest and sum keep each report's metadata, whatever the score did; best only an improvement's.
-if changed or rule ~= 'best' then
+if entryMoved then
   if ARGV[6] == '' then
     redis.call('HDEL', metadata, player)
   else
@@ -80,6 +101,14 @@ if changed or rule ~= 'best' then
   -- A latest or sum value may go back to an earlier one, and a whole entry cannot be compared by
   -- score alone: PostgreSQL orders those writes by version.
   if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
+end
+-- Every counted report uses an attempt and holds the seat (an entered player's wait ends).
+if rules then
+  seat.used, seat.entered = seat.used + 1, true
+  writeSeat(S, player, seat, nextVersion(K, clock))
+  redis.call('SREM', S.waiting, player)
+end
+if entryMoved or rules then
   -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.
   redis.call('ZADD', dirty, 'NX', clock.ms, player)
   if redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then
@@ -88,9 +117,11 @@ if changed or rule ~= 'best' then
 end
 
 local score, heldTiebreakers, at = entryFields(held)
-local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at }
+local left = rules and attemptsLeft(rules, seat) or ''
+local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left }
 if fingerprint ~= '' then
-  local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at }
+  local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at,
+                   left == '' and '-' or left }
   redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[8])
 end
 return reply
