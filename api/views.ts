@@ -8,6 +8,7 @@ import { windowOf, windowState } from '../engine/competitions/window.js';
 import { bandsView } from '../engine/competitions/rewards.js';
 import type { ClaimedReward } from '../engine/competitions/claim-service.js';
 import type { EntryResult } from '../engine/competitions/entries.js';
+import type { GroupSummary, LeagueGroup } from '../engine/competitions/league-reads.js';
 import type { Seat } from '../engine/live/rankings.js';
 import type { TieFields } from '../engine/leaderboards/ties.js';
 import type { PlayerDetails, PlayerSummary } from '../engine/players/player-lookup.js';
@@ -70,6 +71,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     rewards_by: 'rank',
     listed: leaderboard.listed,
     join_required: leaderboard.joinRequired,
+    groups: leaderboard.groups,
     max_players: leaderboard.maxPlayers,
     max_attempts: leaderboard.maxAttempts,
     opens_at: window?.opensAt?.toISOString() ?? null,
@@ -158,6 +160,9 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<t
     // Undefined (left out of the JSON) while the season read is open.
     reward: record.reward?.reward,
     reward_claimed_at: record.reward && (record.reward.rewardClaimedAt?.toISOString() ?? null),
+    tier: record.place?.tier,
+    group_id: record.place?.groupId,
+    group_rank: record.place?.groupRank,
   };
 }
 
@@ -400,5 +405,31 @@ export function seasonEntryView(entry: EntryResult): Value<typeof R.Entry> {
     entered: entry.entered,
     players: entry.players,
     max_players: entry.maxPlayers,
+  };
+}
+
+export function leagueGroupView(baseUrl: string, group: LeagueGroup): Value<typeof R.LeagueGroup> {
+  return {
+    leaderboard_id: group.leaderboard.id,
+    season: group.season,
+    tier: group.tier,
+    group_id: group.groupId,
+    total: group.total,
+    entries: group.entries.map((entry) => ({ ...playerEntryView(baseUrl, entry), zone: entry.zone })),
+  };
+}
+
+export function groupListView(
+  page: { leaderboard: Leaderboard; season: number; total: number; groups: GroupSummary[] },
+  limit: number,
+  offset: number,
+): Value<typeof R.GroupList> {
+  return {
+    leaderboard_id: page.leaderboard.id,
+    season: page.season,
+    groups: page.groups.map((group) => ({ group_id: group.groupId, tier: group.tier, players: group.players })),
+    total: page.total,
+    limit,
+    offset,
   };
 }

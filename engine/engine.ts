@@ -26,7 +26,8 @@ import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { createLeaderboards } from './leaderboards/create-leaderboards.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { createScores } from './scores/create-scores.js';
-import { createClaims, createEntries, createRewardReads } from './competitions/create-competitions.js';
+import { createClaims, createEntries, createLeagueReads, createRewardReads } from './competitions/create-competitions.js';
+import type { LeagueReads } from './competitions/league-reads.js';
 import type { ClaimService } from './competitions/claim-service.js';
 import type { EntryService } from './competitions/entries.js';
 import type { ScoreService } from './scores/score-service.js';
@@ -68,6 +69,8 @@ export interface Engine {
   claims: ClaimService;
   /** Entering and withdrawing from a season (boards with entry rules). */
   entries: EntryService;
+  /** A league's groups, ranked within themselves. */
+  leagues: LeagueReads;
   reader: LeaderboardReader;
   clans: ClanService;
   seasons: SeasonService;
@@ -287,8 +290,10 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     closing.push(() => activity.reportCounter.close());
     const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
     const rewards = createRewardReads(pool);
+    const leagues = createLeagueReads({ leaderboards, players: players.service, rankings });
     const scores = createScores({
       rewards: rewards.reads,
+      leagues,
       redis,
       prefix,
       idempotencyTtlSeconds: config.idempotencyTtlSeconds,
@@ -323,6 +328,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       scores,
       claims: createClaims({ store: rewards.store, rewards: rewards.reads, leaderboards, rotation, scores, transact, audit }),
       entries: createEntries({ leaderboards, players: players.service, rankings }),
+      leagues,
       reader: reads.reader,
       clans,
       seasons: core.seasons.service,

@@ -3,6 +3,9 @@ import { clientLeaderboardEndpoints } from './client/leaderboards.js';
 import { clientPlayerEndpoints } from './client/players.js';
 import { clientRewardEndpoints } from './client/rewards.js';
 import { clientEntryEndpoints } from './client/entries.js';
+import { clientGroupEndpoints } from './client/groups.js';
+import { serverGroupEndpoints } from './server/groups.js';
+import { thirdPartyGroupEndpoints } from './third-party/groups.js';
 import { clientScoreEndpoints } from './client/scores.js';
 import { dashboardEndpoints } from './dashboard/index.js';
 import { documentationEndpoints } from './documentation/index.js';
@@ -37,6 +40,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...clientPlayerEndpoints,
       ...clientRewardEndpoints,
       ...clientEntryEndpoints,
+      ...clientGroupEndpoints,
     ],
   },
   {
@@ -49,11 +53,12 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverModerationEndpoints,
       ...serverRewardEndpoints,
       ...serverEntryEndpoints,
+      ...serverGroupEndpoints,
       ...serverThirdPartyKeyEndpoints,
       ...serverAuditLogEndpoints,
     ],
   },
-  { prefix: '/api/v1/third_party', endpoints: thirdPartyEndpoints },
+  { prefix: '/api/v1/third_party', endpoints: [...thirdPartyEndpoints, ...thirdPartyGroupEndpoints] },
   { prefix: '/api/v1/signup', endpoints: signupEndpoints },
   // Every path under /api/v1/admin asks for the admin token, an unknown one too.
   { prefix: '/api/v1/admin', endpoints: adminEndpoints, guard: 'admin' },

@@ -33,6 +33,43 @@ const windowInstant = (description: string) =>
     .example(null)
     .description(`${description}; e.g. 2026-11-28T18:00:00Z`);
 
+/**
+ * The example league: what a request built from the examples sets (the typed clients, the security
+ * suites, whose world's board is such a league).
+ */
+export const LEAGUE_EXAMPLE = { size: 5, tiers: ['bronze', 'silver', 'gold'], promote: 1, relegate: 1 };
+
+/** A league's groups: the `groups` setting (docs/competitions.md, part 6). */
+export const leagueGroups = nullable(
+  object({
+    size: Joi.number().strict().integer().min(5).max(1000).required().example(50).description('Most players in one group'),
+    tiers: Joi.array()
+      .items(
+        Joi.string()
+          .pattern(/^[a-z0-9_]{1,32}$/)
+          .messages({ 'string.pattern.base': 'must be 1-32 characters of a-z, 0-9 and _' }),
+      )
+      .min(1)
+      .max(20)
+      .required()
+      .example(['bronze', 'silver', 'gold'])
+      .description('Tier names, lowest first; a new player starts in the lowest'),
+    promote: Joi.number()
+      .strict()
+      .integer()
+      .min(0)
+      .max(1000)
+      .required()
+      .example(5)
+      .description("How many of each group move up a tier at the season's end"),
+    relegate: Joi.number().strict().integer().min(0).max(1000).required().example(5).description('How many of each group move down a tier'),
+  }),
+)
+  .example(LEAGUE_EXAMPLE)
+  .description(
+    "A league: each season a player joins a group of their tier on entering or on their first report; set or removed only before the board's first score (then only tiers added at the top); null: no groups",
+  );
+
 /** A leaderboard's settings as the API names them: the body of PUT /api/v1/server/leaderboards/:leaderboard_id. */
 export const settingsBody = object({
   name: optional(name),
@@ -68,6 +105,7 @@ export const settingsBody = object({
       .example(null)
       .description('Reports each player may make in one season (1-10,000); null: no limit'),
   ),
+  groups: optional(leagueGroups),
   rewards_by: optional(
     oneOf('rank', 'group_rank')
       .example('rank')
@@ -115,6 +153,7 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.join_required !== undefined && { joinRequired: fields.join_required }),
     ...(fields.max_players !== undefined && { maxPlayers: fields.max_players }),
     ...(fields.max_attempts !== undefined && { maxAttempts: fields.max_attempts }),
+    ...(fields.groups !== undefined && { groups: fields.groups }),
     ...(fields.rewards !== undefined && {
       rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
     }),

@@ -73,6 +73,19 @@ export const Token = object({
 const attemptsLeft = () =>
   int().min(0).example(2).description('On a leaderboard with max_attempts: the reports the player has left this season');
 
+const tierName = () => str().example('silver');
+const groupId = () => str().example('12');
+const zone = () =>
+  oneOf('promote', 'stay', 'relegate').example('stay').description("Where the season's end would move the player as the group stands now");
+
+const leagueSettings = () =>
+  object({
+    size: int().min(5).max(1000).example(50),
+    tiers: arrayOf(str().example('bronze')).example(['bronze', 'silver', 'gold']),
+    promote: int().min(0).example(5),
+    relegate: int().min(0).example(5),
+  });
+
 export const ReportResult = object({
   leaderboard_id: leaderboardId(),
   player_id: playerId(),
@@ -133,6 +146,9 @@ export const PlayerRecord = object({
   reward_claimed_at: optional(
     nullable(time()).example(null).description('Once the season has closed or been archived: when the reward was claimed, or null'),
   ),
+  tier: optional(tierName().description("On a league board (groups), in the current season: the player's tier")),
+  group_id: optional(groupId().description('On a league board, in the current season: the group the player is in')),
+  group_rank: optional(nullable(rank()).description('On a league board, in the current season: the rank within the group')),
 }).id('PlayerRecord');
 
 export const ClaimedReward = object({
@@ -279,6 +295,9 @@ export const Leaderboard = object({
   join_required: bool().example(false).description('Whether players must enter each season before reporting'),
   max_players: nullable(int().min(1).max(1_000_000)).example(null).description('At most this many players per season; null: no limit'),
   max_attempts: nullable(int().min(1).max(10_000)).example(null).description('Reports per player per season; null: no limit'),
+  groups: nullable(leagueSettings())
+    .example(null)
+    .description("A league: each season's players play in groups of their tier; null: no groups"),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),
@@ -429,3 +448,25 @@ export const CompetitionList = object({
   ),
   ...paging(),
 }).id('CompetitionList');
+
+export const LeagueGroup = object({
+  leaderboard_id: leaderboardId(),
+  season: season().description('The season the group plays in'),
+  tier: tierName().description("The group's tier"),
+  group_id: groupId().description('The group, within the season'),
+  total: total().description('Members holding a score (banned players left out)'),
+  entries: arrayOf(object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata(), ...tieFields(), zone: zone() })),
+}).id('LeagueGroup');
+
+export const GroupList = object({
+  leaderboard_id: leaderboardId(),
+  season: season(),
+  groups: arrayOf(
+    object({
+      group_id: groupId(),
+      tier: tierName(),
+      players: int().min(0).example(25).description('Players in the group (entered or holding a score, banned ones included)'),
+    }),
+  ),
+  ...paging(),
+}).id('GroupList');

@@ -209,6 +209,19 @@ export const pageQuery = object({
 /** The paging of management lists (leaderboards, games, keys). */
 export const listQuery = object({ limit, offset });
 
+/** A league group's id within its season (docs/competitions.md, part 6). */
+export const groupId = Joi.string()
+  .pattern(/^[1-9][0-9]{0,9}$/)
+  .messages({ 'string.pattern.base': 'must be a group number' })
+  .description('A group of the season')
+  .example('1');
+/** A league tier's name. */
+export const tierName = Joi.string()
+  .pattern(/^[a-z0-9_]{1,32}$/)
+  .messages({ 'string.pattern.base': 'must be 1-32 characters of a-z, 0-9 and _' })
+  .description("One of the league's tiers")
+  .example('silver');
+
 // ---- Score rules ----
 
 /** How a leaderboard keeps a player's score. */

@@ -6,6 +6,7 @@ import type { ScoreService } from '../scores/score-service.js';
 import { ClaimService } from './claim-service.js';
 import { ClaimStore } from './claim-store.js';
 import { EntryService } from './entries.js';
+import { LeagueReads } from './league-reads.js';
 import type { Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
 import { RewardReads } from './reward-reads.js';
@@ -31,4 +32,9 @@ export function createClaims(deps: {
 /** Entries, seats and attempts: entering and withdrawing (the report script enforces them). */
 export function createEntries(deps: { leaderboards: LeaderboardService; players: PlayerService; rankings: Rankings }): EntryService {
   return new EntryService(deps);
+}
+
+/** League reads: groups ranked within themselves, with zones (also on league boards' records). */
+export function createLeagueReads(deps: { leaderboards: LeaderboardService; players: PlayerService; rankings: Rankings }): LeagueReads {
+  return new LeagueReads(deps);
 }

@@ -11,6 +11,7 @@ import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import { scheduleProblem, shortestGap } from '../seasons/schedule.js';
 import { windowOf, windowState, type WindowState } from '../competitions/window.js';
 import { bandsProblem, bandsView } from '../competitions/rewards.js';
+import type { LeagueSettings } from '../competitions/leagues.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Leaderboard, LeaderboardSettings, LeaderboardStore } from './leaderboard-store.js';
 
@@ -32,6 +33,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   joinRequired: false,
   maxPlayers: null,
   maxAttempts: null,
+  groups: null,
   rewards: [],
   listed: false,
 };
@@ -133,6 +135,10 @@ export class LeaderboardService {
       throw new ConflictError(
         'The type, sort_order, update_strategy, tie_break and tiebreakers of a leaderboard cannot change once it has scores (archived seasons included).',
       );
+    }
+    // Groups hold the season's players: set up before the first score, then only tiers added at the top.
+    if ('groups' in changed && !tiersAppended(existing.groups, settings.groups) && (await this.hasScores(existing))) {
+      throw new ConflictError('The groups of a leaderboard cannot change once it has scores, except tiers added at the top.');
     }
     // Redis takes a new layout first, and only while the board holds no entry: a report racing this
     // change either lands before (then this is refused) or is refused as laid out for old settings.
@@ -289,7 +295,23 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     open_seconds: settings.openSeconds,
     rewards: bandsView(settings.rewards),
     listed: settings.listed,
+    join_required: settings.joinRequired,
+    max_players: settings.maxPlayers,
+    max_attempts: settings.maxAttempts,
+    groups: settings.groups && {
+      size: settings.groups.size,
+      tiers: settings.groups.tiers,
+      promote: settings.groups.promote,
+      relegate: settings.groups.relegate,
+    },
   };
+}
+
+/** Whether a league's groups change only by tiers added at the top (allowed once it has scores). */
+function tiersAppended(before: LeagueSettings | null, after: LeagueSettings | null): boolean {
+  if (!before || !after) return false;
+  const same = before.size === after.size && before.promote === after.promote && before.relegate === after.relegate;
+  return same && before.tiers.every((tier, i) => after.tiers[i] === tier);
 }
 
 /** The settings that differ, with their new values, as the API names them. */
@@ -313,6 +335,10 @@ function checked<T extends LeaderboardSettings>(settings: T, before?: Leaderboar
   const names = settings.tiebreakers.map((column) => column.name);
   if (new Set(names).size !== names.length) {
     throw new ValidationError('Each tiebreaker needs a name of its own.', [{ field: 'tiebreakers', message: 'names must be distinct' }]);
+  }
+  const tiers = settings.groups?.tiers ?? [];
+  if (new Set(tiers).size !== tiers.length) {
+    throw new ValidationError('Each tier needs a name of its own.', [{ field: 'groups.tiers', message: 'names must be distinct' }]);
   }
   const bands = bandsProblem(settings.rewards);
   if (bands)

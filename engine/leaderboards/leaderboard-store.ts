@@ -3,6 +3,7 @@ import type { SortOrder, TieBreak, TiebreakerColumn, UpdateStrategy } from '../l
 import type { ResetSchedule } from '../seasons/schedule.js';
 import { bandsOf, bandsView, type RewardBand } from '../competitions/rewards.js';
 import type { WindowState } from '../competitions/window.js';
+import type { LeagueSettings } from '../competitions/leagues.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 
@@ -35,6 +36,8 @@ export interface LeaderboardSettings {
   maxPlayers: number | null;
   /** Reports each player may make in one season; null: no limit. */
   maxAttempts: number | null;
+  /** A league's groups and tiers (docs/competitions.md, part 6); null: no groups. */
+  groups: LeagueSettings | null;
   /** Non-overlapping bands of ranks and what each earns once a season has closed, at most 50 (part 4). */
   rewards: RewardBand[];
   /** Players find it in the client's competitions list. */
@@ -82,6 +85,7 @@ interface LeaderboardRow {
   join_required: boolean;
   max_players: number | null;
   max_attempts: number | null;
+  groups: LeagueSettings | null;
   rewards: { rank_from: number; rank_to: number; reward: object }[];
   listed: boolean;
   active_at: Date;
@@ -113,6 +117,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   joinRequired: row.join_required,
   maxPlayers: row.max_players,
   maxAttempts: row.max_attempts,
+  groups: row.groups,
   rewards: bandsOf(row.rewards),
   listed: row.listed,
   activeAt: row.active_at,
@@ -141,6 +146,7 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.joinRequired,
   settings.maxPlayers,
   settings.maxAttempts,
+  settings.groups && JSON.stringify(settings.groups),
 ];
 
 /** A board's state now, as windowState() (engine/competitions/window.ts) tells it. */
@@ -152,7 +158,7 @@ const STATE_SQL = `CASE
   ELSE 'open' END`;
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed, join_required, max_players, max_attempts, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed, join_required, max_players, max_attempts, groups, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -289,8 +295,8 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
          reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed,
-         join_required, max_players, max_attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+         join_required, max_players, max_attempts, groups)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -303,7 +309,7 @@ export class LeaderboardStore {
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
          window_season = $16, open_seconds = $17, rewards = $18, listed = $19, join_required = $20,
-         max_players = $21, max_attempts = $22, updated_at = now()
+         max_players = $21, max_attempts = $22, groups = $23, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

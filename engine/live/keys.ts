@@ -87,6 +87,15 @@ export interface LeaderboardKeys {
   seats: string;
   /** set: players entered this season who hold no entry yet (each holds a seat). */
   waiting: string;
+  /**
+   * A league's groups this season (docs/competitions.md, part 6; engine/live/scripts/includes/seats.lua):
+   * hash of each group's tier, member count and members; zsets of every group and of those with room.
+   */
+  groups: string;
+  groupIndex: string;
+  groupRoom: string;
+  /** hash player -> league tier, kept across seasons (no field: the lowest). */
+  tiers: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -128,6 +137,10 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     resetSchedule: `${base}:reset-schedule`,
     seats: `${base}:seats`,
     waiting: `${base}:waiting`,
+    groups: `${base}:groups`,
+    groupIndex: `${base}:group-index`,
+    groupRoom: `${base}:group-room`,
+    tiers: `${base}:tiers`,
   };
 }
 
@@ -157,7 +170,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-21.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-25.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -176,10 +189,14 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.hidden,
     k.seats,
     k.waiting,
+    k.groups,
+    k.groupIndex,
+    k.groupRoom,
+    k.tiers,
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-19.lua). */
+/** The moderation script's keys for this player (moderateEntry-21.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -194,6 +211,8 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.season,
     k.seats,
     k.waiting,
+    k.groups,
+    k.groupRoom,
   ];
 }
 
@@ -265,7 +284,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-25.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-28.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -287,6 +306,9 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     ended.sortKeys,
     k.seats,
     k.waiting,
+    k.groups,
+    k.groupIndex,
+    k.groupRoom,
   ];
 }
 
@@ -328,15 +350,42 @@ export function seatOfKeys(prefix: string, internalId: number): string[] {
   return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting];
 }
 
-/** The keys of the script putting persisted seats back into a rebuilt board (restoreSeats-7.lua). */
+/** The keys of the script putting persisted seats back into a rebuilt board (restoreSeats-10.lua). */
 export function restoreSeatsKeys(prefix: string, internalId: number): string[] {
-  return seatOfKeys(prefix, internalId);
+  const k = leaderboardKeys(prefix, internalId);
+  return [...seatOfKeys(prefix, internalId), k.groups, k.groupIndex, k.groupRoom];
 }
 
-/** The keys of the script entering or withdrawing a player (enterSeason-17.lua). */
+/** The keys of the script entering or withdrawing a player (enterSeason-21.lua). */
 export function enterSeasonKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...boardKeys(k), k.season, k.banned, k.seasonStarted, k.hidden, k.seats, k.waiting, k.dirty, k.queued];
+  return [
+    ...boardKeys(k),
+    k.season,
+    k.banned,
+    k.seasonStarted,
+    k.hidden,
+    k.seats,
+    k.waiting,
+    k.dirty,
+    k.queued,
+    k.groups,
+    k.groupIndex,
+    k.groupRoom,
+    k.tiers,
+  ];
+}
+
+/** The keys of the script reading one league group (readGroup-8.lua). */
+export function readGroupKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.scores, k.sortKeys, k.layout, k.groups, k.seats, k.metadata, k.banned];
+}
+
+/** The keys of the script listing a league's groups (listGroups-3.lua). */
+export function listGroupsKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.groups, k.groupIndex];
 }
 
 /**

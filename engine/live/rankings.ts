@@ -18,6 +18,8 @@ import {
   seatOfKeys,
   enterSeasonKeys,
   restoreSeatsKeys,
+  readGroupKeys,
+  listGroupsKeys,
   type LeaderboardKeys,
 } from './keys.js';
 import type { LiveDeps } from './live-deps.js';
@@ -26,6 +28,7 @@ import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from './persistence-hooks.j
 import {
   entryExtras,
   type AskedSeason,
+  type EntryValue,
   type PersistedScore,
   type RankedBoard,
   type RankedEntry,
@@ -77,6 +80,21 @@ const ENTRY_REFUSALS: Record<number, () => AppError> = {
   10: () => new ConflictError('A player who has reported this season, or whose season has closed, cannot withdraw.'),
   11: () => new ConflictError('This leaderboard takes no entries: it has no join_required, max_players or max_attempts.'),
 };
+
+/** A league group as Redis holds it: visible members ranked within it, best first, and those without a score. */
+export interface LiveGroup {
+  group: string;
+  tier: number;
+  /** Members, banned ones included. */
+  members: number;
+  entries: (EntryValue & { rank: number })[];
+  unscored: string[];
+}
+
+export interface GroupPage {
+  total: number;
+  groups: { group: string; tier: number; members: number }[];
+}
 
 /** A player's part in a board's season: the seats taken, whether they hold one, their attempts used. */
 export interface Seat {
@@ -216,13 +234,42 @@ export class Rankings {
    * Puts persisted seats back into a board being rebuilt, after its entries; false when the season
    * moved on meanwhile (the seats belong to the ended season).
    */
-  async restoreSeats(board: { internalId: number }, season: number, seats: { playerId: string; seat: string }[]): Promise<boolean> {
+  async restoreSeats(board: ReportedBoard, season: number, seats: { playerId: string; seat: string }[]): Promise<boolean> {
     const keys = restoreSeatsKeys(this.prefix, board.internalId);
+    const size = board.groups ? String(board.groups.size) : '';
     for (const chunk of chunks(seats, 2000)) {
-      const set = await this.redis.restoreSeats(...keys, season, ...chunk.flatMap(({ playerId, seat }) => [playerId, seat]));
+      const set = await this.redis.restoreSeats(...keys, season, size, ...chunk.flatMap(({ playerId, seat }) => [playerId, seat]));
       if (set === -1) return false;
     }
     return true;
+  }
+
+  /**
+   * A league group of the current season, its visible members ranked within it (by the player's
+   * group, or by its number); undefined when there is no such group.
+   */
+  async group(board: RankedBoard, by: { playerId: string } | { group: string }): Promise<LiveGroup | undefined> {
+    const keys = readGroupKeys(this.prefix, board.internalId);
+    const [mode, id] = 'playerId' in by ? ['player', by.playerId] : ['group', by.group];
+    const reply = await this.guard.run(board, () => this.redis.readGroup(...keys, board.sortOrder, mode, id));
+    if (reply.length === 0) return undefined;
+    const [group, tier, members, flat, unscored] = reply;
+    const entries: LiveGroup['entries'] = [];
+    for (let i = 0; i < flat.length; i += 6) {
+      const [id, score, tiebreakers, achievedAt, metadata, rank] = flat.slice(i, i + 6) as [string, string, string, string, string, number];
+      entries.push({ id, score, metadata, rank, ...entryExtras(tiebreakers, achievedAt) });
+    }
+    return { group, tier, members, entries, unscored };
+  }
+
+  /** A page of the current season's league groups, oldest first, of one tier or all. */
+  async groups(board: { internalId: number }, tier: number | undefined, offset: number, limit: number): Promise<GroupPage> {
+    const keys = listGroupsKeys(this.prefix, board.internalId);
+    const [total, flat] = await this.guard.run(board, () => this.redis.listGroups(...keys, tier ?? '', offset, limit));
+    const groups: GroupPage['groups'] = [];
+    for (let i = 0; i < flat.length; i += 3)
+      groups.push({ group: String(flat[i]), tier: Number(flat[i + 1]), members: Number(flat[i + 2]) });
+    return { total, groups };
   }
 
   /**
@@ -495,11 +542,12 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
  * open from its start ('' for none).
  */
 /** The board's entry rules as the scripts take them (includes/seats.lua): all '' on boards without any. */
-function seatArgs(board: ReportedBoard): [string, string, string] {
+function seatArgs(board: ReportedBoard): [string, string, string, string] {
   return [
     board.joinRequired ? '1' : '',
     board.maxPlayers ? String(board.maxPlayers) : '',
     board.maxAttempts ? String(board.maxAttempts) : '',
+    board.groups ? String(board.groups.size) : '',
   ];
 }
 

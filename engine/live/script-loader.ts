@@ -34,6 +34,8 @@ declare module 'ioredis' {
     seatOf(...args: ScriptArg[]): Result<[number, number, number], Context>;
     enterSeason(...args: ScriptArg[]): Result<number[], Context>;
     restoreSeats(...args: ScriptArg[]): Result<number, Context>;
+    readGroup(...args: ScriptArg[]): Result<[] | [string, number, number, (string | number)[], string[]], Context>;
+    listGroups(...args: ScriptArg[]): Result<[number, (string | number)[]], Context>;
   }
 }
 

@@ -35,6 +35,8 @@ export interface ReportedBoard extends RankedBoard {
   joinRequired?: boolean;
   maxPlayers?: number | null;
   maxAttempts?: number | null;
+  /** A league's groups: how many players each holds at most; none when left out. */
+  groups?: { size: number } | null;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Queryable } from '../db.js';
 
-/** One persisted seat: '<attempts used>:<entered 0|1>:<version>', as Redis holds it (engine/live/scripts/includes/seats.lua). */
+/**
+ * One persisted seat: '<attempts used>:<entered 0|1>:<version>:<group>:<tier>' (group and tier ''
+ * off leagues), as Redis holds it (engine/live/scripts/includes/seats.lua).
+ */
 export interface StoredSeat {
   playerId: string;
   seat: string;
@@ -22,15 +25,24 @@ export class SeatStore {
   async writeSeats(leaderboardInternalId: number, season: number, seats: StoredSeat[]): Promise<void> {
     if (seats.length === 0) return;
     const parsed = seats.map(({ playerId, seat }) => {
-      const [used, entered, version] = seat.split(':');
-      return { playerId, used: Number(used), entered: entered === '1', version: version! };
+      const [used, entered, version, group = '', tier = ''] = seat.split(':');
+      return {
+        playerId,
+        used: Number(used),
+        entered: entered === '1',
+        version: version!,
+        group: group === '' ? null : Number(group),
+        tier: tier === '' ? null : Number(tier),
+      };
     });
     await this.db.query(
-      `INSERT INTO season_seats (leaderboard_internal_id, season, player_id, attempts, entered, version)
-       SELECT $1, $2, u.player_id, u.attempts, u.entered, u.version
-       FROM unnest($3::text[], $4::int[], $5::bool[], $6::bigint[]) AS u (player_id, attempts, entered, version)
+      `INSERT INTO season_seats (leaderboard_internal_id, season, player_id, attempts, entered, version, group_no, tier)
+       SELECT $1, $2, u.player_id, u.attempts, u.entered, u.version, u.group_no, u.tier
+       FROM unnest($3::text[], $4::int[], $5::bool[], $6::bigint[], $7::int[], $8::smallint[])
+         AS u (player_id, attempts, entered, version, group_no, tier)
        ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE
-         SET attempts = EXCLUDED.attempts, entered = EXCLUDED.entered, version = EXCLUDED.version
+         SET attempts = EXCLUDED.attempts, entered = EXCLUDED.entered, version = EXCLUDED.version,
+             group_no = EXCLUDED.group_no, tier = EXCLUDED.tier
          WHERE season_seats.version < EXCLUDED.version`,
       [
         leaderboardInternalId,
@@ -39,6 +51,8 @@ export class SeatStore {
         parsed.map((s) => s.used),
         parsed.map((s) => s.entered),
         parsed.map((s) => s.version),
+        parsed.map((s) => s.group),
+        parsed.map((s) => s.tier),
       ],
     );
   }
@@ -63,7 +77,8 @@ export class SeatStore {
     let after = '';
     for (;;) {
       const { rows } = await this.db.query<{ player_id: string; seat: string }>(
-        `SELECT player_id, attempts || ':' || (CASE WHEN entered THEN '1' ELSE '0' END) || ':' || version AS seat
+        `SELECT player_id, attempts || ':' || (CASE WHEN entered THEN '1' ELSE '0' END) || ':' || version
+                || ':' || coalesce(group_no::text, '') || ':' || coalesce(tier::text, '') AS seat
          FROM season_seats WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3 ORDER BY player_id LIMIT $4`,
         [leaderboardInternalId, season, after, pageSize],
       );

@@ -8,6 +8,7 @@ import type { SeasonReads } from '../reads/season-reads.js';
 import { RetryRecords } from './retry-records.js';
 import { ScoreService } from './score-service.js';
 import type { RewardReads } from '../competitions/reward-reads.js';
+import type { LeagueReads } from '../competitions/league-reads.js';
 
 /** Score reports (with their Idempotency-Key records) and player records. */
 export function createScores(deps: {
@@ -21,6 +22,7 @@ export function createScores(deps: {
   marks: PersistenceMarks;
   counter: ReportCounter;
   rewards: RewardReads;
+  leagues: LeagueReads;
 }): ScoreService {
   const retries = new RetryRecords({ redis: deps.redis, prefix: deps.prefix, ttlSeconds: deps.idempotencyTtlSeconds });
   return new ScoreService({ ...deps, retries });

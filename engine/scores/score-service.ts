@@ -19,6 +19,7 @@ import type { ReportCounter } from '../activity/report-counter.js';
 import type { SeasonReads } from '../reads/season-reads.js';
 import type { RecordReward, RewardReads } from '../competitions/reward-reads.js';
 import { hasEntryRules } from '../competitions/entry-rules.js';
+import type { GroupPlace, LeagueReads } from '../competitions/league-reads.js';
 
 /** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
@@ -56,6 +57,8 @@ export interface PlayerRecord extends TieFields {
   metadata: object | null;
   /** Once the season read has closed or been archived: its reward and when it was claimed. */
   reward?: RecordReward;
+  /** On a league board, in the current season: the player's tier, group and rank within it. */
+  place?: GroupPlace;
 }
 
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
@@ -71,6 +74,7 @@ export class ScoreService {
       /** Reports per minute for the dashboard: counted in memory, flushed to Redis in the background. */
       counter: ReportCounter;
       rewards: RewardReads;
+      leagues: LeagueReads;
     },
   ) {}
 
@@ -208,7 +212,11 @@ export class ScoreService {
     }
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
-    const reward = await this.deps.rewards.ofRecord(leaderboard, read, playerId, entry.rank);
+    const [reward, place] = await Promise.all([
+      this.deps.rewards.ofRecord(leaderboard, read, playerId, entry.rank),
+      // Groups are the current season's only (they are not archived yet).
+      read === leaderboard.season ? this.deps.leagues.placeOf(leaderboard, playerId) : undefined,
+    ]);
     return {
       leaderboard,
       player: asOfSeason,
@@ -218,6 +226,7 @@ export class ScoreService {
       metadata: parseMetadata(entry.metadata),
       ...tieFieldsOf(leaderboard, entry),
       ...(reward && { reward }),
+      ...(place && { place }),
     };
   }
 

@@ -196,6 +196,31 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await close();
   });
 
+  it('when league groups are set in the form and players report, then the API shows them and the board lists its groups', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('league');
+    const league = { size: 5, tiers: ['bronze', 'silver'], promote: 1, relegate: 1 };
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await page.getByLabel('League groups (JSON; empty: none)').fill(JSON.stringify(league));
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect((await boardFromApi(game, id))?.groups).to.deep.equal(league);
+    await scoredPlayers(game, id, [1, 2, 3, 4, 5, 6]);
+    await page.reload();
+    const card = page.getByRole('region', { name: /Groups in season 1: 2/ });
+    const rows = (await card.getByRole('row').allTextContents()).map((row) => row.replace(/\s+/g, ' ').trim());
+    expect(rows).to.deep.equal(['GroupTierPlayers', '1 bronze 5 of 5', '2 bronze 1 of 5']);
+    // A bad value is refused with its reason, and nothing changes.
+    await page.getByLabel('League groups (JSON; empty: none)').fill('{"size": 2}');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('groups:').first().waitFor();
+    expect((await boardFromApi(game, id))?.groups).to.deep.equal(league);
+    await expectAccessible(page, 'a league board');
+    expect(problems.filter((p) => !/status of 400/.test(p))).to.deep.equal([]);
+    await close();
+  });
+
   it('when rewards are set in the form and a player claims one, then the API shows the bands and the board lists the claim', async () => {
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Leaderboards');

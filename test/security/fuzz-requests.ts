@@ -132,6 +132,7 @@ const CODES: Record<number, string[]> = {
     'game_not_found',
     'key_not_found',
     'season_not_found',
+    'group_not_found',
   ],
   409: ['already_exists', 'conflict'],
   413: ['payload_too_large'],

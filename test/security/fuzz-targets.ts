@@ -80,6 +80,7 @@ function worldValues(name: string, w: FuzzWorld): unknown[] {
     file: ['page.css', 'page.js'],
     // The current season: its claims wait for its end (409), and change nothing.
     season: [1],
+    group_id: ['1'],
   };
   return values[name] ?? [];
 }

@@ -1,3 +1,4 @@
+import { LEAGUE_EXAMPLE } from '../../api/routes/leaderboard-settings.js';
 import { api } from '../helpers/context.js';
 import {
   createClan,
@@ -46,7 +47,8 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
     createLeaderboard(game, { min_score: 0, max_score: 100 }),
     createLeaderboard(game),
     createLeaderboard(game, { sort_order: 'asc' }),
-    createLeaderboard(game, { type: 'clan', min_score: 0, max_score: 100 }),
+    // A league too (the settings' example), so its group reads answer: its players are in group 1.
+    createLeaderboard(game, { type: 'clan', min_score: 0, max_score: 100, groups: LEAGUE_EXAMPLE }),
     createClan(game),
   ]);
   const device = uniqueId('device');

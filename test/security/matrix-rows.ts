@@ -65,6 +65,8 @@ function worldValue(name: string, w: MatrixWorld, player: 'own' | 'other'): unkn
     device_id: w.a.device,
     // The world's board ended season 1 with rewards (world.ts): its claims can succeed.
     season: 1,
+    // Both of the world's players are in its board's first group this season.
+    group_id: '1',
   };
   return values[name];
 }

@@ -1,3 +1,4 @@
+import { LEAGUE_EXAMPLE } from '../../api/routes/leaderboard-settings.js';
 import { api } from '../helpers/context.js';
 import { sessionHeaders } from '../dashboard/support.js';
 import {
@@ -49,6 +50,8 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
     name: `${mark} board`,
     rewards: [{ rank_from: 1, rank_to: 2, reward: { coins: 1 } }],
     max_attempts: 10_000,
+    // The settings' example league (api/routes/leaderboard-settings.ts), so a PUT of the examples keeps it.
+    groups: LEAGUE_EXAMPLE,
   });
   const clan = await createClan(game, uniqueId('clan'), `${mark} clan`);
   const player = await signup(game, device);

@@ -31,6 +31,8 @@ import {
   seatOfKeys,
   enterSeasonKeys,
   restoreSeatsKeys,
+  readGroupKeys,
+  listGroupsKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -74,6 +76,8 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   seatOf: [{ keys: () => seatOfKeys(PREFIX, BOARD) }],
   enterSeason: [{ keys: () => enterSeasonKeys(PREFIX, BOARD) }],
   restoreSeats: [{ keys: () => restoreSeatsKeys(PREFIX, BOARD) }],
+  readGroup: [{ keys: () => readGroupKeys(PREFIX, BOARD) }],
+  listGroups: [{ keys: () => listGroupsKeys(PREFIX, BOARD) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);

@@ -7,8 +7,8 @@
         9 waiting
   ARGV: 1 player id, 2 when the request arrived (ms), 3 opens (ms or ''), 4 closes (ms or ''),
         5 the window's season ('' for none), 6 the seconds each season stays open ('' for none),
-        7 '1' when players must enter, 8 the most players, 9 the most attempts ('' for none),
-        10 how many reports of the batch go to this board
+        7 '1' when players must enter, 8 the most players, 9 the most attempts, 10 a league's
+        group size ('' for none), 11 how many reports of the batch go to this board
   Reply: 0 when it would pass (or the player is banned: the report script refuses a ban first),
          else the report script's reason: 6 the window is not open, 7 not entered, 8 the board is
          full, 9 too few attempts left for the batch's reports; or the error LBMISSING or LBDUE
@@ -24,11 +24,11 @@ local player = ARGV[1]
 if redis.call('SISMEMBER', KEYS[2], player) == 1 then return 0 end
 local season = liveSeason(KEYS[1])
 if not windowAccepts(season, ARGV[5], ARGV[3], ARGV[4], ARGV[6], KEYS[3], ARGV[2]) then return 6 end
-local rules = seatRules(ARGV[7], ARGV[8], ARGV[9])
+local rules = seatRules(ARGV[7], ARGV[8], ARGV[9], ARGV[10])
 if not rules then return 0 end
 local E = entriesOf(KEYS[4], KEYS[5], storedLayout(KEYS[6]))
 local S = seatKeys(KEYS[7], KEYS[8], KEYS[9])
 local seat = seatRecord(S, player)
 -- Every report of the batch to this board needs an attempt.
-seat.used = seat.used + tonumber(ARGV[10]) - 1
+seat.used = seat.used + tonumber(ARGV[11]) - 1
 return seatRefusal(E, S, rules, player, seat) or 0

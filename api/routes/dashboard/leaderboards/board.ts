@@ -4,6 +4,7 @@ import { nextResetAt } from '../../../../engine/seasons/schedule.js';
 import { windowOf, windowState, type ReportWindow } from '../../../../engine/competitions/window.js';
 import type { ClaimService } from '../../../../engine/competitions/claim-service.js';
 import { hasEntryRules } from '../../../../engine/competitions/entry-rules.js';
+import type { LeagueReads } from '../../../../engine/competitions/league-reads.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
 import { endpoint } from '../../endpoint.js';
@@ -56,12 +57,13 @@ export const leaderboardPageEndpoint = endpoint({
     const board = await app.engine.leaderboards.get(game.id, params.leaderboard_id);
     const asked = query.season !== undefined && query.season !== board.season ? query.season : undefined;
     const screen = screenOf(app, req, res, game);
-    const [entries, seasons, claims, seats] = await Promise.all([
+    const [entries, seasons, claims, seats, groups] = await Promise.all([
       entriesCard(screen, board, { asked, offset, limit, search }),
       app.engine.seasons.list(board),
       claimsCard(app.engine.claims, board, asked ?? board.season),
       // The seats taken (read for no player in particular).
       hasEntryRules(board) ? app.engine.leaderboards.seatOf(board, '') : undefined,
+      asked === undefined ? groupsCard(app.engine.leagues, board) : html``,
     ]);
     const next = board.resetSchedule ? nextResetAt(board.resetSchedule, new Date()) : null;
     const body = html`${notice(query.done && DONE[query.done])}
@@ -96,7 +98,7 @@ export const leaderboardPageEndpoint = endpoint({
           `Yes, end season ${board.season}`,
         )}
       </section>
-      ${entries} ${claims}
+      ${entries} ${claims} ${groups}
       <section class="card">
         <h2>Seasons</h2>
         ${seasonsTable(screen, board, seasons.seasons, asked)}
@@ -205,6 +207,27 @@ async function claimsCard(claims: ClaimService, board: Leaderboard, season: numb
 }
 
 const CLAIMS_SHOWN = 50;
+
+/** The current season's league groups, oldest first (the first GROUPS_SHOWN), on league boards. */
+async function groupsCard(leagues: LeagueReads, board: Leaderboard): Promise<Html> {
+  if (!board.groups) return html``;
+  const { total, groups } = await leagues.groups(board.gameId, board.id, undefined, 0, GROUPS_SHOWN);
+  const rows = groups.map(
+    (group) =>
+      html`<tr>
+        <th scope="row">${group.groupId}</th>
+        <td>${group.tier}</td>
+        <td class="number">${group.players} of ${board.groups!.size}</td>
+      </tr>`,
+  );
+  const shown = total > groups.length ? ` (the first ${groups.length})` : '';
+  return html`<section class="card" aria-labelledby="groups-heading">
+    <h2 id="groups-heading">Groups in season ${board.season}: ${total}${shown}</h2>
+    ${total === 0 ? html`<p class="muted">None yet: players join a group on entering or on their first report.</p>` : dataTable(['Group', 'Tier', { label: 'Players', numeric: true }], rows)}
+  </section>`;
+}
+
+const GROUPS_SHOWN = 50;
 
 /** Whether the current season accepts reports, and its window. */
 function describeWindow(window: ReportWindow | null): string {

@@ -5,7 +5,7 @@ import type { ResetSchedule } from '../../../../engine/seasons/schedule.js';
 import { windowOf } from '../../../../engine/competitions/window.js';
 import { html, type Html } from '../../../html.js';
 import { csrfField } from '../../../middleware/dashboard-session.js';
-import { settingsOf, type SettingsFields } from '../../leaderboard-settings.js';
+import { LEAGUE_EXAMPLE, leagueGroups, settingsOf, type SettingsFields } from '../../leaderboard-settings.js';
 import { name, type ObjectValue, oneOf, optional, rewardBands, updateStrategy } from '../../schemas.js';
 import { bandsView } from '../../../../engine/competitions/rewards.js';
 import { postForm, type Screen } from '../view.js';
@@ -56,6 +56,7 @@ export const settingsFields = {
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
   open_seconds: optional(Joi.number().integer().min(60).max(31_622_400).empty('')),
   rewards: optional(Joi.string().trim().max(65_536).empty('')),
+  groups: optional(Joi.string().trim().max(4096).empty('').example(JSON.stringify(LEAGUE_EXAMPLE))),
   tie_break: optional(oneOf('shared', 'earliest')),
   opens_at: windowField,
   closes_at: windowField,
@@ -117,6 +118,7 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     closes_at: form.closes_at === undefined ? null : `${form.closes_at}Z`,
     open_seconds: form.open_seconds ?? null,
     rewards: rewardsOf(form.rewards),
+    groups: groupsOf(form.groups),
     // The only choice until leagues (groups) exist.
     rewards_by: undefined,
   };
@@ -135,6 +137,20 @@ function rewardsOf(text: string | undefined): NonNullable<SettingsFields['reward
   const { value, error } = rewardBands.validate(parsed, { convert: false });
   if (error) throw new ValidationError(`rewards: ${error.message}.`, [{ field: 'rewards', message: error.message }]);
   return value as NonNullable<SettingsFields['rewards']>;
+}
+
+/** The league field: the groups as the API takes them, in JSON (empty: none), checked as the API checks them. */
+function groupsOf(text: string | undefined): SettingsFields['groups'] {
+  if (text === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError('groups: not JSON.', [{ field: 'groups', message: 'must be a JSON object' }]);
+  }
+  const { value, error } = leagueGroups.validate(parsed, { convert: false });
+  if (error) throw new ValidationError(`groups: ${error.message}.`, [{ field: 'groups', message: error.message }]);
+  return value as SettingsFields['groups'];
 }
 
 /** The tiebreaker rows with a name, in the form's order. */
@@ -334,6 +350,13 @@ ${board && board.rewards.length > 0 ? JSON.stringify(bandsView(board.rewards)) :
         <p class="hint" id="${p}-rewards-hint">
           Up to 50 bands, e.g. [{"rank_from": 1, "rank_to": 3, "reward": {"coins": 500}}]: once a season has closed, each player claims the
           reward of their rank, once.
+        </p>
+        <label for="${p}-groups">League groups (JSON; empty: none)</label>
+        <textarea id="${p}-groups" name="groups" rows="2" maxlength="4096" aria-describedby="${p}-groups-hint">
+${board?.groups ? JSON.stringify(board.groups) : ''}</textarea>
+        <p class="hint" id="${p}-groups-hint">
+          E.g. {"size": 50, "tiers": ["bronze", "silver", "gold"], "promote": 5, "relegate": 5}: each season players play in groups of their
+          tier. Set before the first score; afterwards only tiers may be added at the top.
         </p>
         <label for="${p}-keep">Archived seasons kept</label>
         <input id="${p}-keep" name="keep_seasons" type="number" min="1" max="1000" step="1" value="${board?.keepSeasons ?? 52}" />

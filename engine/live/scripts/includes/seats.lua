@@ -1,9 +1,9 @@
 -- Entries, seats and attempts (docs/competitions.md, part 3), kept only on boards with
--- `join_required`, `max_players` or `max_attempts`. Needs includes/entries.
+-- `join_required`, `max_players`, `max_attempts` or `groups`. Needs includes/entries.
 --
--- `seats` (hash) player -> '<attempts used>:<entered 0|1>:<version>' for every player who entered
--- or reported this season; the version (the board's version clock) changes with every change, so
--- persistence compares the whole value. `waiting` (set) holds the entered players who hold no entry.
+-- `seats` (hash) player -> '<attempts used>:<entered 0|1>:<version>:<group>:<tier>' for every
+-- player who entered or reported this season (group and tier '' off leagues); the version (the
+-- board's version clock) changes with every change, so persistence compares the whole value. `waiting` (set) holds the entered players who hold no entry.
 -- A player holds a seat while they hold an entry (ranked, or hidden by a ban) or wait in `waiting`,
 -- so the seats taken are counted, never kept in a counter: a removal or an erasure frees a seat by
 -- removing the entry, a ban keeps it, and a board that gains a limit counts its players at once.
@@ -13,16 +13,17 @@ local function seatKeys(hidden, seats, waiting)
   return { hidden = hidden, seats = seats, waiting = waiting }
 end
 
--- A player's seat record: { used = attempts used, entered = boolean }.
+-- A player's seat record: { used = attempts used, entered = boolean, group, tier ('' for none) }.
 local function seatRecord(S, player)
   local value = redis.call('HGET', S.seats, player)
-  if not value then return { used = 0, entered = false } end
-  local used, entered = string.match(value, '^(%d+):(%d)')
-  return { used = tonumber(used), entered = entered == '1' }
+  if not value then return { used = 0, entered = false, group = '', tier = '' } end
+  local used, entered, group, tier = string.match(value, '^(%d+):(%d):%d+:?(%d*):?(%d*)$')
+  return { used = tonumber(used), entered = entered == '1', group = group, tier = tier }
 end
 
 local function writeSeat(S, player, record, version)
-  redis.call('HSET', S.seats, player, record.used .. ':' .. (record.entered and '1' or '0') .. ':' .. version)
+  redis.call('HSET', S.seats, player,
+    record.used .. ':' .. (record.entered and '1' or '0') .. ':' .. version .. ':' .. record.group .. ':' .. record.tier)
 end
 
 -- The seats taken this season.
@@ -38,11 +39,11 @@ local function holdsSeat(E, S, player)
   return holdsEntry(E, S, player) or redis.call('SISMEMBER', S.waiting, player) == 1
 end
 
--- The board's rules as the caller passes them: { join = boolean, maxPlayers, maxAttempts (numbers
--- or nil) }, or nil for a board without any.
-local function seatRules(join, maxPlayers, maxAttempts)
-  if join == '' and maxPlayers == '' and maxAttempts == '' then return nil end
-  return { join = join == '1', maxPlayers = tonumber(maxPlayers), maxAttempts = tonumber(maxAttempts) }
+-- The board's rules as the caller passes them: { join = boolean, maxPlayers, maxAttempts,
+-- groupSize (numbers or nil) }, or nil for a board without any.
+local function seatRules(join, maxPlayers, maxAttempts, groupSize)
+  if join == '' and maxPlayers == '' and maxAttempts == '' and groupSize == '' then return nil end
+  return { join = join == '1', maxPlayers = tonumber(maxPlayers), maxAttempts = tonumber(maxAttempts), groupSize = tonumber(groupSize) }
 end
 
 -- Why the rules refuse a report of `player` (in the API's order: entry, seat, attempts): 7 not
@@ -57,4 +58,51 @@ end
 -- The attempts left after `record` (nil without a limit).
 local function attemptsLeft(rules, record)
   return rules.maxAttempts and math.max(rules.maxAttempts - record.used, 0) or nil
+end
+
+-- League groups (docs/competitions.md, part 6), per season. `groups` (hash): 'n' -> the last group
+-- number given, '<group>' -> '<tier>:<members>', 'm<group>' -> its members, space-separated (at most
+-- 1,000); `groupIndex` (zset) every group, `groupRoom` (zset) the groups with room, both scored
+-- tier * 2^32 + group number, so the first of a tier's range is its earliest-created group;
+-- `tiers` (hash, kept across seasons) player -> tier, absent for the lowest (0).
+local TIER_SPAN = 4294967296
+
+local function groupKeys(groups, index, room, tiers)
+  return { groups = groups, index = index, room = room, tiers = tiers }
+end
+
+-- Puts the player in the earliest-created group of their tier with room, or in a new one; one step
+-- with the count, so no group ever holds more than `size`. The group and tier, as strings.
+local function joinGroup(G, player, size)
+  local tier = tonumber(redis.call('HGET', G.tiers, player) or '0')
+  local low = tier * TIER_SPAN
+  local group = redis.call('ZRANGEBYSCORE', G.room, low, low + TIER_SPAN - 1, 'LIMIT', 0, 1)[1]
+  local count = 0
+  if group then
+    count = tonumber(string.match(redis.call('HGET', G.groups, group), ':(%d+)$'))
+  else
+    group = tostring(redis.call('HINCRBY', G.groups, 'n', 1))
+    redis.call('ZADD', G.index, low + tonumber(group), group)
+    redis.call('ZADD', G.room, low + tonumber(group), group)
+  end
+  count = count + 1
+  redis.call('HSET', G.groups, group, tier .. ':' .. count)
+  local members = redis.call('HGET', G.groups, 'm' .. group)
+  redis.call('HSET', G.groups, 'm' .. group, members and (members .. ' ' .. player) or player)
+  if count >= size then redis.call('ZREM', G.room, group) end
+  return group, tostring(tier)
+end
+
+-- Takes the player out of their group (a withdrawal, an erasure): the group has room again.
+local function leaveGroup(G, player, group)
+  local value = redis.call('HGET', G.groups, group)
+  if not value then return end
+  local tier = string.match(value, '^(%d+):')
+  local kept = {}
+  for member in string.gmatch(redis.call('HGET', G.groups, 'm' .. group) or '', '%S+') do
+    if member ~= player then table.insert(kept, member) end
+  end
+  redis.call('HSET', G.groups, group, tier .. ':' .. #kept)
+  redis.call('HSET', G.groups, 'm' .. group, table.concat(kept, ' '))
+  redis.call('ZADD', G.room, tonumber(tier) * TIER_SPAN + tonumber(group), group)
 end

@@ -5,15 +5,16 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
-        17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting (includes/seats)
+        17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
+        24 groupRoom, 25 tiers (includes/seats)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
         tiebreakers, comma-separated ('' for none), 10 when the request arrived (ms), 11-13 the
         board's window: opens, closes (ms or '') and its season ('' for none), 14 the seconds each
-        season stays open from its start ('' for none) (includes/window), 15-17 the board's
+        season stays open from its start ('' for none) (includes/window), 15-18 the board's
         entry rules: '1' when players must enter ('' otherwise), the most players, the most
-        attempts ('' for none) (includes/seats)
+        attempts, a league's group size ('' for none) (includes/seats)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
@@ -72,7 +73,7 @@ if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[14], KEYS[18], A
 local E = liveEntries(K, order)
 -- Then entry, seat and attempts, in that order, in the same step as the report would apply, so a
 -- limit is never passed by one under any concurrency. Boards without rules (most) return at once.
-local rules = seatRules(ARGV[15], ARGV[16], ARGV[17])
+local rules = seatRules(ARGV[15], ARGV[16], ARGV[17], ARGV[18])
 local S, seat
 if rules then
   S = seatKeys(KEYS[19], KEYS[20], KEYS[21])
@@ -102,9 +103,13 @@ if entryMoved then
   -- score alone: PostgreSQL orders those writes by version.
   if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
 end
--- Every counted report uses an attempt and holds the seat (an entered player's wait ends).
+-- Every counted report uses an attempt and holds the seat (an entered player's wait ends); on a
+-- league, a player's first report of the season puts them in a group.
 if rules then
   seat.used, seat.entered = seat.used + 1, true
+  if rules.groupSize and seat.group == '' then
+    seat.group, seat.tier = joinGroup(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25]), player, rules.groupSize)
+  end
   writeSeat(S, player, seat, nextVersion(K, clock))
   redis.call('SREM', S.waiting, player)
 end

@@ -9,11 +9,13 @@
   wherever it is, and marks the player for persistence with a new version: PostgreSQL deletes its
   row up to that version, and any later score of the player is written with it, so a job that
   claimed the old score cannot bring it back. An erasure is a removal that also forgets the
-  player's seat, entry and attempts of the season (includes/seats); a plain removal keeps the
-  attempts used (a removed cheater gains none) and frees the seat with the entry.
+  player's seat, entry, attempts and group place of the season (includes/seats); a plain removal
+  keeps the attempts used (a removed cheater gains none) and the group place, and frees the seat
+  with the entry.
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
-        12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting
+        12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
+        20 groups, 21 groupRoom
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
@@ -25,6 +27,7 @@
 -- @include "entries"
 -- @include "clan-totals"
 -- @include "live-season"
+-- @include "seats"
 
 local K = boardKeys()
 local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
@@ -67,6 +70,8 @@ else
     done = redis.call('HDEL', hidden, player) == 1
   end
   if action == 'erase' then
+    local group = seatRecord(seatKeys(hidden, KEYS[18], KEYS[19]), player).group
+    if group ~= '' then leaveGroup(groupKeys(KEYS[20], '', KEYS[21], ''), player, group) end
     local seated = redis.call('HDEL', KEYS[18], player) == 1
     redis.call('SREM', KEYS[19], player)
     done = done or seated

@@ -1,0 +1,29 @@
+import { leagueGroupView } from '../../views.js';
+import { endpoint } from '../endpoint.js';
+import { LeagueGroup } from '../responses.js';
+import { leaderboardParams, object, season } from '../schemas.js';
+
+/** How a group read answers (docs/competitions.md, part 6). */
+export const GROUP_RULES =
+  "On a league board (groups): the group's members holding a score, ranked within the group by the board's order and tie rule (banned players left out), each with the zone the season's end would move them to as the group stands (promote, stay or relegate; at most half the group each way, players tied at a cut move together or not at all). The current season's groups only: an earlier season's are not kept. 404 group_not_found on a board without groups.";
+
+export const clientGroupEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/group',
+    operationId: 'getMyGroup',
+    tag: 'Game client',
+    summary: 'The token’s player’s league group',
+    description: `${GROUP_RULES} 404 record_not_found when the player is in no group (they join one on entering or on their first report of the season).`,
+    credentials: 'gameClient',
+    params: leaderboardParams,
+    query: object({ season }),
+    responses: { 200: { schema: LeagueGroup } },
+    errors: [400, 404],
+    notFound: ['leaderboard_not_found'],
+    async handler({ caller, params, query, app }) {
+      const group = await app.engine.leagues.groupOf(caller.game.id, params.leaderboard_id, caller.playerId, query.season);
+      return { status: 200, body: leagueGroupView(app.engine.config.baseUrl, group) };
+    },
+  }),
+];

@@ -1,0 +1,158 @@
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import { tieFieldsOf, type TieFields } from '../leaderboards/ties.js';
+import type { LiveGroup, Rankings } from '../live/rankings.js';
+import { parseMetadata, type AskedSeason } from '../live/types.js';
+import type { PlayerProfile, PlayerService } from '../players/player-service.js';
+import { leagueZones, type LeagueSettings, type Zone } from './leagues.js';
+
+export interface GroupEntry extends TieFields {
+  player: PlayerProfile;
+  score: number;
+  /** Within the group, by the board's tie rule. */
+  rank: number;
+  metadata: object | null;
+  /** Where the season's end would move the player, as the group stands. */
+  zone: Zone;
+}
+
+export interface LeagueGroup {
+  leaderboard: Leaderboard;
+  season: number;
+  tier: string;
+  groupId: string;
+  /** The group's ranked members (banned ones and those without a score left out). */
+  total: number;
+  entries: GroupEntry[];
+}
+
+export interface GroupSummary {
+  groupId: string;
+  tier: string;
+  /** Players in the group, banned ones included. */
+  players: number;
+}
+
+/** A player's place in their league: on records of league boards. */
+export interface GroupPlace {
+  tier: string;
+  groupId: string;
+  /** Within the group; null without a score. */
+  groupRank: number | null;
+}
+
+/**
+ * League reads (docs/competitions.md, part 6): a group ranked within itself, with each member's zone,
+ * and the pages of a league's groups. The current season's only: groups are not archived yet.
+ */
+export class LeagueReads {
+  constructor(
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      players: PlayerService;
+      rankings: Rankings;
+    },
+  ) {}
+
+  /** The group the player is in this season; 404 record_not_found when in none. */
+  async groupOf(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<LeagueGroup> {
+    const { board, league } = await this.league(gameId, leaderboardId);
+    const group = season === undefined || season === board.season ? await this.deps.rankings.group(board, { playerId }) : undefined;
+    if (!group) {
+      throw new NotFoundError('record_not_found', `Player '${playerId}' is in no group of leaderboard '${leaderboardId}' in this season.`);
+    }
+    return this.view(board, league, group);
+  }
+
+  /** One group of this season, by its id; 404 group_not_found when there is none. */
+  async group(gameId: string, leaderboardId: string, groupId: string, season?: AskedSeason): Promise<LeagueGroup> {
+    const { board, league } = await this.league(gameId, leaderboardId);
+    const live = /^[1-9][0-9]{0,9}$/.test(groupId) && (season === undefined || season === board.season);
+    const group = live ? await this.deps.rankings.group(board, { group: groupId }) : undefined;
+    if (!group) throw new NotFoundError('group_not_found', `Leaderboard '${leaderboardId}' has no group '${groupId}' in this season.`);
+    return this.view(board, league, group);
+  }
+
+  /** A page of this season's groups, oldest first, of one tier (by name) or all. */
+  async groups(
+    gameId: string,
+    leaderboardId: string,
+    tier: string | undefined,
+    offset: number,
+    limit: number,
+    season?: AskedSeason,
+  ): Promise<{ leaderboard: Leaderboard; season: number; total: number; groups: GroupSummary[] }> {
+    const { board, league } = await this.league(gameId, leaderboardId);
+    const tierIndex = tier === undefined ? undefined : league.tiers.indexOf(tier);
+    if (tierIndex === -1) {
+      throw new ValidationError(`Leaderboard '${leaderboardId}' has no tier '${tier}'.`, [
+        { field: 'tier', message: 'must be one of the tiers' },
+      ]);
+    }
+    if (season !== undefined && season !== board.season) return { leaderboard: board, season, total: 0, groups: [] };
+    const page = await this.deps.rankings.groups(board, tierIndex, offset, limit);
+    return {
+      leaderboard: board,
+      season: board.season,
+      total: page.total,
+      groups: page.groups.map((g) => ({ groupId: g.group, tier: tierName(league, g.tier), players: g.members })),
+    };
+  }
+
+  /** The player's tier, group and rank within it this season, on a league board; undefined off leagues or outside any group. */
+  async placeOf(board: Leaderboard, playerId: string): Promise<GroupPlace | undefined> {
+    if (!board.groups) return undefined;
+    const group = await this.deps.rankings.group(board, { playerId });
+    if (!group) return undefined;
+    return {
+      tier: tierName(board.groups, group.tier),
+      groupId: group.group,
+      groupRank: group.entries.find((entry) => entry.id === playerId)?.rank ?? null,
+    };
+  }
+
+  private async league(gameId: string, leaderboardId: string): Promise<{ board: Leaderboard; league: LeagueSettings }> {
+    const board = await this.deps.leaderboards.get(gameId, leaderboardId);
+    if (!board.groups) throw new NotFoundError('group_not_found', `Leaderboard '${leaderboardId}' has no groups.`);
+    return { board, league: board.groups };
+  }
+
+  private async view(board: Leaderboard, league: LeagueSettings, group: LiveGroup): Promise<LeagueGroup> {
+    const zones = leagueZones(
+      { ranked: group.entries.map((entry) => ({ playerId: entry.id, rank: entry.rank })), unscored: group.unscored },
+      league,
+      group.tier,
+    );
+    const profiles = await this.deps.players.getMany(
+      board.gameId,
+      group.entries.map((entry) => entry.id),
+    );
+    const entries: GroupEntry[] = [];
+    for (const entry of group.entries) {
+      const player = profiles.get(entry.id);
+      if (!player) continue;
+      entries.push({
+        player,
+        score: Number(entry.score),
+        rank: entry.rank,
+        metadata: parseMetadata(entry.metadata),
+        ...tieFieldsOf(board, entry),
+        zone: zones.get(entry.id) ?? 'stay',
+      });
+    }
+    return {
+      leaderboard: board,
+      season: board.season,
+      tier: tierName(league, group.tier),
+      groupId: group.group,
+      total: entries.length,
+      entries,
+    };
+  }
+}
+
+/** A tier's name; a tier beyond the names (they may only grow at the top) reads as the highest. */
+function tierName(league: LeagueSettings, tier: number): string {
+  return league.tiers[Math.min(tier, league.tiers.length - 1)]!;
+}
