@@ -136,9 +136,9 @@ export class LeaderboardService {
         'The type, sort_order, update_strategy, tie_break and tiebreakers of a leaderboard cannot change once it has scores (archived seasons included).',
       );
     }
-    // Groups hold the season's players: set up before the first score, then only tiers added at the top.
-    if ('groups' in changed && !tiersAppended(existing.groups, settings.groups) && (await this.hasScores(existing))) {
-      throw new ConflictError('The groups of a leaderboard cannot change once it has scores, except tiers added at the top.');
+    // Groups hold the season's players: set up before the first score or entry, then only tiers added at the top.
+    if ('groups' in changed && !tiersAppended(existing.groups, settings.groups) && (await this.hasPlayers(existing))) {
+      throw new ConflictError('The groups of a leaderboard cannot change once it has players or scores, except tiers added at the top.');
     }
     // Redis takes a new layout first, and only while the board holds no entry: a report racing this
     // change either lands before (then this is refused) or is refused as laid out for old settings.
@@ -192,6 +192,9 @@ export class LeaderboardService {
     }
     if (closed && JSON.stringify(bandsView(updated.rewards)) !== JSON.stringify(bandsView(existing.rewards))) {
       throw new ConflictError('The current season has closed: its rewards stay as they were until the next reset.');
+    }
+    if (closed && JSON.stringify(updated.groups) !== JSON.stringify(existing.groups)) {
+      throw new ConflictError('The current season has closed: its groups stay as they were until the next reset.');
     }
     return updated;
   }
@@ -260,6 +263,11 @@ export class LeaderboardService {
     await this.deps.rotation.drop(leaderboard);
     await this.deps.schedules.set({ internalId: leaderboard.internalId, resetSchedule: null });
     await this.deps.invalidator.leaderboardsChanged();
+  }
+
+  /** Scores (hasScores), or players holding a seat in the current season (entered without a score). */
+  private async hasPlayers(board: Leaderboard): Promise<boolean> {
+    return (await this.hasScores(board)) || (await this.deps.rankings.seatOf(board, '')).players > 0;
   }
 
   /** Scores in the current season, in an ended one awaiting its archive, or in a kept archive. */

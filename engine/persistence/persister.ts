@@ -79,11 +79,15 @@ export class Persister {
     // A removed score comes with the version of its removal (a mark without either has nothing to write).
     const removed = claimed.players.filter((player) => player.score === '' && player.version !== '');
     const season = claimed.season === '' ? board.season : Number(claimed.season);
-    // Seats first, so no persisted score lacks the seat it took (docs/competitions.md, part 3); an
-    // erasure's removal takes the seat with the entry.
+    // Seats first, so no persisted score lacks the seat it took (docs/competitions.md, part 3). Only an
+    // erasure's removal takes the seat row too: a removed score keeps its attempts (a seat still in Redis).
     const seats = claimed.players.filter((player) => player.seat !== '');
     await this.deps.seats.writeSeats(board.internalId, season, seats);
-    await this.deps.seats.deleteSeats(board.internalId, season, removed);
+    await this.deps.seats.deleteSeats(
+      board.internalId,
+      season,
+      removed.filter((player) => player.seat === ''),
+    );
     await this.deps.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
     await this.deps.scores.deleteScores(board.internalId, season, removed);
     await this.deps.scores.writeClanTotals(board.internalId, season, claimed.clans);

@@ -228,6 +228,27 @@ describe('competitions: entries, seats and attempts', function () {
     ]);
   });
 
+  it('when a score is removed and Redis then loses the board, then the attempts used are remembered and the removed player must enter again', async () => {
+    const id = await createLeaderboard(game, { join_required: true, max_players: 2, max_attempts: 3 });
+    const [removed, kept, newcomer] = await signupMany(game, 3);
+    for (const player of [removed!, kept!]) await enter(id, player).expect(200);
+    await reportScore(game, removed!, id, 10).expect(200);
+    await reportScore(game, removed!, id, 11).expect(200);
+    await reportScore(game, kept!, id, 20).expect(200);
+    await api().delete(`/api/v1/server/leaderboards/${id}/scores/${removed!.playerId}`).set(secretKey(game)).expect(204);
+    // The seat went with the score: someone new takes it.
+    await enter(id, newcomer!).expect(200);
+    const board = await internalBoard(game, id);
+    await waitForPersistence(board);
+    await boardLosesLiveState(board);
+    expect(errorCode(await reportScore(game, removed!, id, 12).expect(403))).to.equal('not_entered');
+    expect(errorCode(await enter(id, removed!).expect(409))).to.equal('leaderboard_full');
+    await api().delete(`/api/v1/client/leaderboards/${id}/entry`).set(client(newcomer!)).expect(200);
+    await enter(id, removed!).expect(200);
+    // Two attempts were used before the removal: this third one is the last.
+    expect((await reportScore(game, removed!, id, 12).expect(200)).body.attempts_left).to.equal(0);
+  });
+
   it('when Redis loses the board mid-season, then entries, seats and attempts come back with the rebuild', async () => {
     const id = await createLeaderboard(game, { join_required: true, max_players: 3, max_attempts: 2, listed: true });
     const [waiting, scored, late, outsider] = await signupMany(game, 4);

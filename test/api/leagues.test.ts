@@ -70,6 +70,17 @@ describe('competitions: league groups', function () {
     expect((await put(id, { groups: added }).expect(200)).body.groups).to.deep.equal(added);
   });
 
+  it('when players have entered or the season has closed, then the groups stay as they are (409)', async () => {
+    const id = await createLeaderboard(game, { groups: LEAGUE, join_required: true });
+    const [player] = await signupMany(game, 1);
+    await api().post(`/api/v1/client/leaderboards/${id}/entry`).set(client(player!)).expect(200);
+    expect(errorCode(await put(id, { groups: { ...LEAGUE, size: 10 } }).expect(409))).to.equal('conflict');
+    const closing = await createLeaderboard(game, { groups: LEAGUE, closes_at: new Date(Date.now() + 60_000).toISOString() });
+    await put(closing, { closes_at: new Date(Date.now() - 1).toISOString() }).expect(200);
+    expect(errorCode(await put(closing, { groups: { ...LEAGUE, tiers: [...LEAGUE.tiers, 'diamond'] } }).expect(409))).to.equal('conflict');
+    expect(errorCode(await put(closing, { groups: null }).expect(409))).to.equal('conflict');
+  });
+
   it('when 500 players report their first score at once on groups of 25, then 20 groups fill in order, none past 25, each player in exactly one', async () => {
     const id = await createLeaderboard(game, { groups: { ...LEAGUE, size: 25 } });
     const players = await signupMany(game, 500);

@@ -219,7 +219,7 @@ describe('competitions: a window for reports', () => {
       const { redis, prefix } = testStores();
       // The window check the report script makes, with an arrival 5 s before the season began.
       const refusal = (arrivedAt: number) =>
-        redis.reportCheck(...reportCheckKeys(prefix, board.internalId), player.playerId, arrivedAt, '', '', '', '3600', '', '', '', 1);
+        redis.reportCheck(...reportCheckKeys(prefix, board.internalId), player.playerId, arrivedAt, '', '', '', '3600', '', '', '', '', 1);
       expect(await refusal(Date.now())).to.equal(6);
       expect(await refusal(startedAt.getTime() - 5000)).to.equal(0);
     });

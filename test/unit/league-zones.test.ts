@@ -78,6 +78,12 @@ describe('unit: league zones (who moves at a season end)', () => {
           const last = group.ranked.length + 1;
           const movers = (zone: string) => [...zones].filter(([, z]) => z === zone).map(([id]) => id);
           const [up, down] = [movers('promote'), movers('relegate')];
+          // Never both ways: each cut alone gives the same movers, and no player is in both.
+          const upAlone = [...leagueZones(group, league(promote, 0), tier)].filter(([, z]) => z === 'promote').map(([id]) => id);
+          const downAlone = [...leagueZones(group, league(0, relegate), tier)].filter(([, z]) => z === 'relegate').map(([id]) => id);
+          expect(up).to.have.members(upAlone);
+          expect(down).to.have.members(downAlone);
+          expect(upAlone.filter((id) => downAlone.includes(id))).to.deep.equal([]);
           // A tie at the cut may carry more than asked, never more than half the group.
           expect(up.length).to.be.at.most(cap);
           if (promote === 0) expect(up).to.deep.equal([]);
@@ -99,6 +105,16 @@ describe('unit: league zones (who moves at a season end)', () => {
             const bound = group.ranked[promote - 1]?.rank;
             const next = group.ranked[promote]?.rank;
             if (promote > 0 && bound !== next) expect(up.length).to.equal(promote);
+          }
+          const worstFirst = [...group.ranked.map((m) => m.rank), ...group.unscored.map(() => last)].reverse();
+          if (
+            tier > 0 &&
+            relegate > 0 &&
+            relegate <= cap &&
+            worstFirst.length > relegate &&
+            worstFirst[relegate - 1] !== worstFirst[relegate]
+          ) {
+            expect(down.length).to.equal(relegate);
           }
         },
       ),

@@ -11,7 +11,7 @@
   claimed the old score cannot bring it back. An erasure is a removal that also forgets the
   player's seat, entry, attempts and group place of the season (includes/seats); a plain removal
   keeps the attempts used (a removed cheater gains none) and the group place, and frees the seat
-  with the entry.
+  with the entry (the player is no longer entered: a new seat takes a new entry or report).
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
@@ -69,12 +69,18 @@ else
   else
     done = redis.call('HDEL', hidden, player) == 1
   end
+  local S = seatKeys(hidden, KEYS[18], KEYS[19])
+  local seat = seatRecord(S, player)
   if action == 'erase' then
-    local group = seatRecord(seatKeys(hidden, KEYS[18], KEYS[19]), player).group
+    local group = seat.group
     if group ~= '' then leaveGroup(groupKeys(KEYS[20], '', KEYS[21], ''), player, group) end
     local seated = redis.call('HDEL', KEYS[18], player) == 1
     redis.call('SREM', KEYS[19], player)
     done = done or seated
+  elseif done and seat.entered then
+    -- The seat went with the entry: the player enters again (where entry is required) for a new one.
+    seat.entered = false
+    writeSeat(S, player, seat, nextVersion(K, clock))
   end
   if done then
     redis.call('HDEL', metadata, player)

@@ -49,7 +49,8 @@ end
 -- Why the rules refuse a report of `player` (in the API's order: entry, seat, attempts): 7 not
 -- entered, 8 the board is full, 9 no attempt left; nil when they accept it.
 local function seatRefusal(E, S, rules, player, record)
-  if rules.join and not record.entered then return 7 end
+  -- A player holding an entry (from before the board required entry) is in already.
+  if rules.join and not record.entered and not holdsEntry(E, S, player) then return 7 end
   if rules.maxPlayers and not holdsSeat(E, S, player) and seatsTaken(E, S) >= rules.maxPlayers then return 8 end
   if rules.maxAttempts and record.used >= rules.maxAttempts then return 9 end
   return nil
@@ -76,11 +77,15 @@ end
 local function joinGroup(G, player, size)
   local tier = tonumber(redis.call('HGET', G.tiers, player) or '0')
   local low = tier * TIER_SPAN
-  local group = redis.call('ZRANGEBYSCORE', G.room, low, low + TIER_SPAN - 1, 'LIMIT', 0, 1)[1]
-  local count = 0
-  if group then
-    count = tonumber(string.match(redis.call('HGET', G.groups, group), ':(%d+)$'))
-  else
+  local group, count
+  -- A group at its size leaves the room as it fills; one found full all the same (its size came from
+  -- settings read before a change) leaves it now, and the next one is tried.
+  repeat
+    group = redis.call('ZRANGEBYSCORE', G.room, low, low + TIER_SPAN - 1, 'LIMIT', 0, 1)[1]
+    count = group and tonumber(string.match(redis.call('HGET', G.groups, group), ':(%d+)$')) or 0
+    if group and count >= size then redis.call('ZREM', G.room, group) end
+  until not group or count < size
+  if not group then
     group = tostring(redis.call('HINCRBY', G.groups, 'n', 1))
     redis.call('ZADD', G.index, low + tonumber(group), group)
     redis.call('ZADD', G.room, low + tonumber(group), group)
