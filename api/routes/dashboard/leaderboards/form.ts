@@ -125,33 +125,26 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
   return settingsOf(fields);
 }
 
-/** The rewards field: the bands as the API takes them, in JSON (empty: none), checked as the API checks them. */
-function rewardsOf(text: string | undefined): NonNullable<SettingsFields['rewards']> {
-  if (text === undefined) return [];
+/**
+ * A JSON field of the form (rewards, groups) as the API takes it, checked as the API checks it;
+ * `empty` when the field is empty.
+ */
+function jsonField<T>(text: string | undefined, field: string, schema: Joi.Schema, shape: string, empty: T): T {
+  if (text === undefined) return empty;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ValidationError('rewards: not JSON.', [{ field: 'rewards', message: 'must be a JSON array of bands' }]);
+    throw new ValidationError(`${field}: not JSON.`, [{ field, message: `must be ${shape}` }]);
   }
-  const { value, error } = rewardBands.validate(parsed, { convert: false });
-  if (error) throw new ValidationError(`rewards: ${error.message}.`, [{ field: 'rewards', message: error.message }]);
-  return value as NonNullable<SettingsFields['rewards']>;
+  const { value, error } = schema.validate(parsed, { convert: false });
+  if (error) throw new ValidationError(`${field}: ${error.message}.`, [{ field, message: error.message }]);
+  return value as T;
 }
 
-/** The league field: the groups as the API takes them, in JSON (empty: none), checked as the API checks them. */
-function groupsOf(text: string | undefined): SettingsFields['groups'] {
-  if (text === undefined) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ValidationError('groups: not JSON.', [{ field: 'groups', message: 'must be a JSON object' }]);
-  }
-  const { value, error } = leagueGroups.validate(parsed, { convert: false });
-  if (error) throw new ValidationError(`groups: ${error.message}.`, [{ field: 'groups', message: error.message }]);
-  return value as SettingsFields['groups'];
-}
+const rewardsOf = (text: string | undefined) =>
+  jsonField<NonNullable<SettingsFields['rewards']>>(text, 'rewards', rewardBands, 'a JSON array of bands', []);
+const groupsOf = (text: string | undefined) => jsonField<SettingsFields['groups']>(text, 'groups', leagueGroups, 'a JSON object', null);
 
 /** The tiebreaker rows with a name, in the form's order. */
 function tiebreakersOf(form: SettingsForm): { name: string; sort_order: 'desc' | 'asc' }[] {
