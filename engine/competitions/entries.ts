@@ -1,4 +1,3 @@
-import { AuthenticationError, AppError } from '../errors.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
@@ -28,13 +27,9 @@ export class EntryService {
 
   /** A game client's entry or withdrawal (the token's player). */
   async fromClient(gameId: string, playerId: string, leaderboardId: string, action: 'enter' | 'withdraw'): Promise<EntryResult> {
-    return this.change(gameId, playerId, leaderboardId, action).catch(async (error: unknown) => {
-      // As with reports: the board refuses an erased player as a banned one; only then is the player looked up.
-      if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
-        throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
-      }
-      throw error;
-    });
+    return this.change(gameId, playerId, leaderboardId, action).catch((error: unknown) =>
+      this.deps.players.rethrowForToken(gameId, playerId, error),
+    );
   }
 
   /** A game server's entry or withdrawal of one of its players. */

@@ -170,8 +170,7 @@ export class Rankings {
         retry?.ttlMs ?? 0,
         extras.tiebreakers?.join(',') ?? '',
         arrivedAt,
-        ...windowArgs(board),
-        ...seatArgs(board),
+        ...ruleArgs(board),
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
@@ -195,9 +194,7 @@ export class Rankings {
    */
   async reportRefusal(board: ReportedBoard, playerId: string, arrivedAt: number, reports: number): Promise<AppError | undefined> {
     const keys = reportCheckKeys(this.prefix, board.internalId);
-    const reply = await this.guard.run(board, () =>
-      this.redis.reportCheck(...keys, playerId, arrivedAt, ...windowArgs(board), ...seatArgs(board), reports),
-    );
+    const reply = await this.guard.run(board, () => this.redis.reportCheck(...keys, playerId, arrivedAt, ...ruleArgs(board), reports));
     return reply === 0 ? undefined : REFUSALS[reply]!();
   }
 
@@ -222,7 +219,7 @@ export class Rankings {
     if (touching) await touching;
     const keys = enterSeasonKeys(this.prefix, board.internalId);
     const reply = await this.guard.run(board, () =>
-      this.redis.enterSeason(...keys, playerId, action, arrivedAt, ...windowArgs(board), ...seatArgs(board), QUEUED_FLAG_TTL_MS),
+      this.redis.enterSeason(...keys, playerId, action, arrivedAt, ...ruleArgs(board), QUEUED_FLAG_TTL_MS),
     );
     if (reply[0] !== 0) throw ENTRY_REFUSALS[reply[0]!]!();
     const [, players, season, entered, needsJob] = reply as [number, number, number, number, number];
@@ -541,6 +538,11 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
  * '' when open-ended) and the season it belongs to ('' for none), then the seconds each season stays
  * open from its start ('' for none).
  */
+/** The board's window and entry rules, as every script that judges a report takes them (8 arguments). */
+function ruleArgs(board: ReportedBoard): string[] {
+  return [...windowArgs(board), ...seatArgs(board)];
+}
+
 /** The board's entry rules as the scripts take them (includes/seats.lua): all '' on boards without any. */
 function seatArgs(board: ReportedBoard): [string, string, string, string] {
   return [

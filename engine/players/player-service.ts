@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { AppError, AuthenticationError, ConflictError, NotFoundError } from '../errors.js';
 import { newPlayerId } from '../credentials.js';
 import { storable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
@@ -131,6 +131,18 @@ export class PlayerService {
       found.set(aliasId, held);
     }
     return found;
+  }
+
+  /**
+   * Rethrows what a board refused a token's player with, as a client sees it. A token's player is not
+   * looked up before a report or an entry: a board refuses an erased player as it does a banned one
+   * (they stay in its barred set), and only then is the player looked up, to tell the two apart.
+   */
+  async rethrowForToken(gameId: string, playerId: string, error: unknown): Promise<never> {
+    if (error instanceof AppError && error.code === 'player_banned' && (await this.find(playerId))?.gameId !== gameId) {
+      throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+    }
+    throw error;
   }
 
   /** A player of any game (the avatar endpoint takes no credentials), or undefined. */

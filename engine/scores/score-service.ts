@@ -1,12 +1,4 @@
-import {
-  AppError,
-  AuthenticationError,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  ValidationError,
-  type ErrorDetail,
-} from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type ErrorDetail } from '../errors.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
@@ -92,14 +84,7 @@ export class ScoreService {
     const record =
       retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request], arrivedAt));
     const [result] = await this.apply(playerId, [[leaderboard, report]], record, record?.arrivedAt ?? arrivedAt, () => 'score').catch(
-      async (error: unknown) => {
-        // The token's player is not looked up before a report: a board refuses an erased player as it
-        // does a banned one, and only then is the player looked up, to tell the two apart.
-        if (error instanceof AppError && error.code === 'player_banned' && (await this.deps.players.find(playerId))?.gameId !== gameId) {
-          throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
-        }
-        throw error;
-      },
+      (error: unknown) => this.deps.players.rethrowForToken(gameId, playerId, error),
     );
     this.deps.counter.count(gameId);
     return result!;
