@@ -415,7 +415,7 @@ export function leagueGroupView(baseUrl: string, group: LeagueGroup): Value<type
     tier: group.tier,
     group_id: group.groupId,
     total: group.total,
-    entries: group.entries.map((entry) => ({ ...playerEntryView(baseUrl, entry), zone: entry.zone })),
+    entries: group.entries.map((entry) => ({ ...playerEntryView(baseUrl, entry), zone: entry.zone, moved_to: entry.movedTo })),
   };
 }
 

@@ -26,7 +26,13 @@ import { LeaderboardStore } from './leaderboards/leaderboard-store.js';
 import { createLeaderboards } from './leaderboards/create-leaderboards.js';
 import type { LeaderboardService } from './leaderboards/leaderboard-service.js';
 import { createScores } from './scores/create-scores.js';
-import { createClaims, createEntries, createLeagueReads, createRewardReads } from './competitions/create-competitions.js';
+import {
+  createClaims,
+  createEntries,
+  createLeagueMoves,
+  createLeagueReads,
+  createRewardReads,
+} from './competitions/create-competitions.js';
 import type { LeagueReads } from './competitions/league-reads.js';
 import type { ClaimService } from './competitions/claim-service.js';
 import type { EntryService } from './competitions/entries.js';
@@ -165,7 +171,10 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
   };
   const transact = transactionsOn(pool);
   const invalidator = new Invalidator({ publisher: redis, channel: invalidationChannel(prefix), logger });
-  const { queue, marks, rankings, rotation, recoverWith } = createRankingParts(redis, queueConnection, config);
+  const { queue, marks, rankings, rotation, recoverWith, movesWith } = createRankingParts(redis, queueConnection, config);
+  // A player joining a group of a league's new season first sees the last season's moves applied.
+  const leagueMoves = createLeagueMoves({ rotation, find: (internalId) => stores.leaderboards.findByInternalId(internalId) });
+  movesWith((board, season) => leagueMoves.apply(board, season));
   const seasons = createSeasons({
     redis,
     prefix,
@@ -220,6 +229,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     rotation,
     recovery,
     seasons,
+    leagueMoves,
     invalidator,
     maintenance,
     async close() {
@@ -290,7 +300,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     closing.push(() => activity.reportCounter.close());
     const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
     const rewards = createRewardReads(pool);
-    const leagues = createLeagueReads({ leaderboards, players: players.service, rankings });
+    const leagues = createLeagueReads({ leaderboards, players: players.service, rankings, archives: stores.archives });
     const scores = createScores({
       rewards: rewards.reads,
       leagues,
@@ -362,6 +372,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       scores: core.stores.scores,
       seats: core.stores.seats,
       archives: core.stores.archives,
+      leagueMoves: core.leagueMoves,
       transact: core.transact,
       audit: core.stores.audit,
     }),

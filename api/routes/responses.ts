@@ -76,7 +76,9 @@ const attemptsLeft = () =>
 const tierName = () => str().example('silver');
 const groupId = () => str().example('12');
 const zone = () =>
-  oneOf('promote', 'stay', 'relegate').example('stay').description("Where the season's end would move the player as the group stands now");
+  oneOf('promote', 'stay', 'relegate')
+    .example('stay')
+    .description('While the season runs: where its end would move the player as the group stands now');
 
 const leagueSettings = () =>
   object({
@@ -455,7 +457,19 @@ export const LeagueGroup = object({
   tier: tierName().description("The group's tier"),
   group_id: groupId().description('The group, within the season'),
   total: total().description('Members holding a score (banned players left out)'),
-  entries: arrayOf(object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata(), ...tieFields(), zone: zone() })),
+  entries: arrayOf(
+    object({
+      ...playerFields(),
+      score: score(),
+      rank: rank().description('Within the group, by the leaderboard’s tie rule'),
+      metadata: metadata(),
+      ...tieFields(),
+      zone: optional(zone()),
+      moved_to: optional(
+        tierName().example('gold').description('Once the season has ended (closed or archived): the tier its end moved the player to'),
+      ),
+    }),
+  ),
 }).id('LeagueGroup');
 
 export const GroupList = object({

@@ -7,6 +7,9 @@ import { ClaimService } from './claim-service.js';
 import { ClaimStore } from './claim-store.js';
 import { EntryService } from './entries.js';
 import { LeagueReads } from './league-reads.js';
+import { LeagueMoves } from './league-moves.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
 import { RewardReads } from './reward-reads.js';
@@ -35,6 +38,19 @@ export function createEntries(deps: { leaderboards: LeaderboardService; players:
 }
 
 /** League reads: groups ranked within themselves, with zones (also on league boards' records). */
-export function createLeagueReads(deps: { leaderboards: LeaderboardService; players: PlayerService; rankings: Rankings }): LeagueReads {
+export function createLeagueReads(deps: {
+  leaderboards: LeaderboardService;
+  players: PlayerService;
+  rankings: Rankings;
+  archives: SeasonArchiveStore;
+}): LeagueReads {
   return new LeagueReads(deps);
+}
+
+/** League moves at a season's end, applied exactly once by whichever process gets there (the worker, or an API process). */
+export function createLeagueMoves(deps: {
+  rotation: SeasonRotation;
+  find: (internalId: number) => Promise<Leaderboard | undefined>;
+}): LeagueMoves {
+  return new LeagueMoves(deps);
 }

@@ -6,6 +6,8 @@ import type { LiveGroup, Rankings } from '../live/rankings.js';
 import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
 import { leagueZones, type LeagueSettings, type Zone } from './leagues.js';
+import { windowOf, windowState } from './window.js';
+import type { ArchivedGroup, SeasonArchiveStore } from '../seasons/season-archive-store.js';
 
 export interface GroupEntry extends TieFields {
   player: PlayerProfile;
@@ -13,8 +15,10 @@ export interface GroupEntry extends TieFields {
   /** Within the group, by the board's tie rule. */
   rank: number;
   metadata: object | null;
-  /** Where the season's end would move the player, as the group stands. */
-  zone: Zone;
+  /** While the season runs: where its end would move the player, as the group stands. */
+  zone?: Zone;
+  /** Once the season has ended (closed or archived): the tier its end moved the player to. */
+  movedTo?: string;
 }
 
 export interface LeagueGroup {
@@ -43,8 +47,9 @@ export interface GroupPlace {
 }
 
 /**
- * League reads (docs/competitions.md, part 6): a group ranked within itself, with each member's zone,
- * and the pages of a league's groups. The current season's only: groups are not archived yet.
+ * League reads (docs/competitions.md, part 6): a group ranked within itself, with each member's zone
+ * while the season runs and the tier they moved to once it ended, and the pages of a league's
+ * groups; the current season's from Redis, archived ones from their archive.
  */
 export class LeagueReads {
   constructor(
@@ -52,26 +57,41 @@ export class LeagueReads {
       leaderboards: LeaderboardService;
       players: PlayerService;
       rankings: Rankings;
+      archives: SeasonArchiveStore;
     },
   ) {}
 
-  /** The group the player is in this season; 404 record_not_found when in none. */
+  /** The group the player is in that season (default: this one); 404 record_not_found when in none. */
   async groupOf(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<LeagueGroup> {
     const { board, league } = await this.league(gameId, leaderboardId);
-    const group = season === undefined || season === board.season ? await this.deps.rankings.group(board, { playerId }) : undefined;
+    const group = await this.read(board, league, season, { playerId });
     if (!group) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' is in no group of leaderboard '${leaderboardId}' in this season.`);
     }
-    return this.view(board, league, group);
+    return group;
   }
 
-  /** One group of this season, by its id; 404 group_not_found when there is none. */
+  /** One group of that season (default: this one), by its id; 404 group_not_found when there is none. */
   async group(gameId: string, leaderboardId: string, groupId: string, season?: AskedSeason): Promise<LeagueGroup> {
     const { board, league } = await this.league(gameId, leaderboardId);
-    const live = /^[1-9][0-9]{0,9}$/.test(groupId) && (season === undefined || season === board.season);
-    const group = live ? await this.deps.rankings.group(board, { group: groupId }) : undefined;
+    const group = /^[1-9][0-9]{0,8}$/.test(groupId) ? await this.read(board, league, season, { group: groupId }) : undefined;
     if (!group) throw new NotFoundError('group_not_found', `Leaderboard '${leaderboardId}' has no group '${groupId}' in this season.`);
-    return this.view(board, league, group);
+    return group;
+  }
+
+  private async read(
+    board: Leaderboard,
+    league: LeagueSettings,
+    season: AskedSeason,
+    by: { playerId: string } | { group: string },
+  ): Promise<LeagueGroup | undefined> {
+    if (season === undefined || season === board.season) {
+      const group = await this.deps.rankings.group(board, by);
+      return group && this.view(board, league, group);
+    }
+    if (season > board.season) return undefined;
+    const archived = await this.deps.archives.group(board.internalId, season, 'group' in by ? { group: Number(by.group) } : by);
+    return archived && this.archivedView(board, league, season, archived);
   }
 
   /** A page of this season's groups, oldest first, of one tier (by name) or all. */
@@ -90,7 +110,16 @@ export class LeagueReads {
         { field: 'tier', message: 'must be one of the tiers' },
       ]);
     }
-    if (season !== undefined && season !== board.season) return { leaderboard: board, season, total: 0, groups: [] };
+    if (season !== undefined && season !== board.season) {
+      const archived =
+        season < board.season ? await this.deps.archives.groups(board.internalId, season, tierIndex, offset, limit) : undefined;
+      return {
+        leaderboard: board,
+        season,
+        total: archived?.total ?? 0,
+        groups: (archived?.groups ?? []).map((g) => ({ groupId: String(g.group), tier: tierName(league, g.tier), players: g.members })),
+      };
+    }
     const page = await this.deps.rankings.groups(board, tierIndex, offset, limit);
     return {
       leaderboard: board,
@@ -119,6 +148,8 @@ export class LeagueReads {
   }
 
   private async view(board: Leaderboard, league: LeagueSettings, group: LiveGroup): Promise<LeagueGroup> {
+    // A closed season is final: its zones are the moves its end makes.
+    const ended = windowState(windowOf(board, board.season, board.seasonStartedAt), Date.now()) === 'closed';
     const zones = leagueZones(
       { ranked: group.entries.map((entry) => ({ playerId: entry.id, rank: entry.rank })), unscored: group.unscored },
       league,
@@ -138,7 +169,7 @@ export class LeagueReads {
         rank: entry.rank,
         metadata: parseMetadata(entry.metadata),
         ...tieFieldsOf(board, entry),
-        zone: zones.get(entry.id) ?? 'stay',
+        ...zoneOrMove(league, group.tier, zones.get(entry.id) ?? 'stay', ended),
       });
     }
     return {
@@ -150,6 +181,34 @@ export class LeagueReads {
       entries,
     };
   }
+
+  private async archivedView(board: Leaderboard, league: LeagueSettings, season: number, group: ArchivedGroup): Promise<LeagueGroup> {
+    const profiles = await this.deps.players.getMany(
+      board.gameId,
+      group.members.map((member) => member.id),
+    );
+    const entries: GroupEntry[] = [];
+    for (const member of group.members) {
+      const player = profiles.get(member.id);
+      if (!player) continue;
+      entries.push({
+        player,
+        score: member.score,
+        rank: member.groupRank,
+        metadata: parseMetadata(member.metadata),
+        ...tieFieldsOf(board, member),
+        movedTo: tierName(league, member.movedTo),
+      });
+    }
+    return { leaderboard: board, season, tier: tierName(league, group.tier), groupId: String(group.group), total: entries.length, entries };
+  }
+}
+
+/** A member's zone while the season runs, or the tier its end moves them to once it has ended. */
+function zoneOrMove(league: LeagueSettings, tier: number, zone: Zone, ended: boolean): Pick<GroupEntry, 'zone' | 'movedTo'> {
+  if (!ended) return { zone };
+  const step = { promote: 1, stay: 0, relegate: -1 }[zone];
+  return { movedTo: tierName(league, tier + step) };
 }
 
 /** A tier's name; a tier beyond the names (they may only grow at the top) reads as the highest. */

@@ -1,4 +1,4 @@
-import { LiveStateGuard, type Recover } from './live-state-guard.js';
+import { LiveStateGuard, type ApplyMoves, type Recover } from './live-state-guard.js';
 import type { PersistenceHooks } from './persistence-hooks.js';
 import { Rankings } from './rankings.js';
 import type { RedisClient } from './redis.js';
@@ -19,5 +19,7 @@ export function createLive(deps: { redis: RedisClient; prefix: string; persisten
     rotation,
     /** How a board that lost its live state is rebuilt before a call on it is asked again. */
     recoverWith: (recover: Recover) => guard.recoverWith(recover),
+    /** How an ended season's league moves are applied before a player joins a group of the next one. */
+    movesWith: (applyMoves: ApplyMoves) => guard.movesWith(applyMoves),
   };
 }

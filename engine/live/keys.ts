@@ -106,6 +106,11 @@ export interface EndedSeasonKeys {
   /** Banned players' entries of the ended season (archived as hidden rows). */
   hidden: string;
   sortKeys: string;
+  /**
+   * A league's groups as the season ended (the live `groups` hash, moved aside), and each group's
+   * result once its moves are applied: field 'r<group>' (docs/competitions.md, part 6).
+   */
+  groups: string;
 }
 
 function boardBase(prefix: string, internalId: number): string {
@@ -152,6 +157,7 @@ export function endedSeasonKeys(prefix: string, internalId: number, season: numb
     metadata: `${base}:metadata`,
     hidden: `${base}:hidden`,
     sortKeys: `${base}:sort-keys`,
+    groups: `${base}:groups`,
   };
 }
 
@@ -284,7 +290,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-28.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-30.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -309,7 +315,21 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     k.groups,
     k.groupIndex,
     k.groupRoom,
+    ended.groups,
+    k.tiers,
   ];
+}
+
+/** The keys of the script reading an ended season's league group (endedGroup-6.lua). */
+export function endedGroupKeys(prefix: string, internalId: number, season: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  const ended = endedSeasonKeys(prefix, internalId, season);
+  return [ended.scores, ended.sortKeys, k.layout, ended.groups, ended.hidden, k.banned];
+}
+
+/** The keys of the script applying an ended season's league moves (applyGroupMoves-2.lua). */
+export function applyGroupMovesKeys(prefix: string, internalId: number, season: number): string[] {
+  return [endedSeasonKeys(prefix, internalId, season).groups, leaderboardKeys(prefix, internalId).tiers];
 }
 
 /** The persistence claim's keys (persistClaim-13.lua). */

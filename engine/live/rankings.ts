@@ -242,6 +242,17 @@ export class Rankings {
   }
 
   /**
+   * Puts persisted league tiers back into a board being rebuilt; a tier Redis already holds stays
+   * (it is newer: PostgreSQL follows Redis).
+   */
+  async restoreTiers(board: { internalId: number }, tiers: { playerId: string; tier: number }[]): Promise<void> {
+    const key = leaderboardKeys(this.prefix, board.internalId).tiers;
+    const pipeline = this.redis.pipeline();
+    for (const { playerId, tier } of tiers) pipeline.hsetnx(key, playerId, tier);
+    await pipeline.exec();
+  }
+
+  /**
    * A league group of the current season, its visible members ranked within it (by the player's
    * group, or by its number); undefined when there is no such group.
    */
@@ -278,6 +289,9 @@ export class Rankings {
     const done: boolean[] = [];
     for (const chunk of chunks(boards, 500)) {
       const replies = await Promise.all(chunk.map((board) => this.guard.run(board, () => this.moderateEntry(board, playerId, action))));
+      // Erasure forgets the player's league tier too (kept across seasons, outside the season's keys).
+      if (action === 'erase')
+        await Promise.all(chunk.map((board) => this.redis.hdel(leaderboardKeys(this.prefix, board.internalId).tiers, playerId)));
       await this.persistence.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
       done.push(...replies.map(([changed]) => changed === 1));
     }

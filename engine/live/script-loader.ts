@@ -36,6 +36,8 @@ declare module 'ioredis' {
     restoreSeats(...args: ScriptArg[]): Result<number, Context>;
     readGroup(...args: ScriptArg[]): Result<[] | [string, number, number, (string | number)[], string[]], Context>;
     listGroups(...args: ScriptArg[]): Result<[number, (string | number)[]], Context>;
+    endedGroup(...args: ScriptArg[]): Result<[] | [number, number, (string | number)[], string[]], Context>;
+    applyGroupMoves(...args: ScriptArg[]): Result<number, Context>;
   }
 }
 

@@ -1,6 +1,8 @@
 import type { RedisClient } from './redis.js';
 import {
   allMemberKeys,
+  applyGroupMovesKeys,
+  endedGroupKeys,
   endedSeasonKeys,
   leaderboardKeys,
   readRangeKeys,
@@ -17,6 +19,24 @@ import { entryExtras, type EntryValue, type SortOrder } from './types.js';
 
 export type ResetOutcome =
   { reset: true; season: number; endedAt: number; needsPersistence: boolean } | { reset: false; season: number; notDue: boolean };
+
+/** An ended season's league group as it stood at the end (banned members left out). */
+export interface EndedGroup {
+  tier: number;
+  /** Its moves are applied. */
+  moved: boolean;
+  ranked: { playerId: string; rank: number }[];
+  unscored: string[];
+}
+
+/** A league group member's result at the season's end: their rank within the group (null unscored) and tier after. */
+export interface GroupResult {
+  playerId: string;
+  group: number;
+  tier: number;
+  groupRank: number | null;
+  movedTo: number;
+}
 
 /** Which reset: one asked for now, or only the board's scheduled reset once its instant has come. */
 export type ResetKind = 'now' | 'due';
@@ -192,10 +212,65 @@ export class SeasonRotation {
     }
   }
 
+  /** How many league groups the ended season had (0 off leagues, or once archived). */
+  async endedGroupCount(board: { internalId: number }, season: number): Promise<number> {
+    return Number((await this.redis.hget(endedSeasonKeys(this.prefix, board.internalId, season).groups, 'n')) ?? 0);
+  }
+
+  /**
+   * One league group of an ended season as it stood at the end, banned members left out: its tier,
+   * whether its moves are applied, its ranked members best first and those without a score.
+   */
+  async endedGroup(board: { internalId: number; sortOrder: SortOrder }, season: number, group: number): Promise<EndedGroup | undefined> {
+    const reply = await this.redis.endedGroup(...endedGroupKeys(this.prefix, board.internalId, season), board.sortOrder, group);
+    if (reply.length === 0) return undefined;
+    const [tier, moved, flat, unscored] = reply;
+    const ranked: EndedGroup['ranked'] = [];
+    for (let i = 0; i < flat.length; i += 2) ranked.push({ playerId: String(flat[i]), rank: Number(flat[i + 1]) });
+    return { tier, moved: moved === 1, ranked, unscored };
+  }
+
+  /**
+   * Applies one group's moves (new tiers, absolute) with its result, unless the group has moved
+   * already; false then. Exactly once per group, whoever runs it.
+   */
+  async applyGroupMoves(board: { internalId: number }, season: number, group: number, result: GroupResult[]): Promise<boolean> {
+    const text = result.map((row) => `${row.playerId}:${row.groupRank ?? ''}:${row.movedTo}`).join(' ');
+    const moves = result.filter((row) => row.movedTo !== row.tier).flatMap((row) => [row.playerId, row.movedTo]);
+    return (
+      (await this.redis.applyGroupMoves(...applyGroupMovesKeys(this.prefix, board.internalId, season), season, group, text, ...moves)) === 1
+    );
+  }
+
+  /** Lets the next season's players join groups once every group of `season` has moved; false while some has not. */
+  async finishMoves(board: { internalId: number }, season: number): Promise<boolean> {
+    return (await this.redis.applyGroupMoves(...applyGroupMovesKeys(this.prefix, board.internalId, season), season, '', '')) === 1;
+  }
+
+  /** An ended season's applied group results, a page of groups at a time (for its archive). */
+  async *endedGroupResults(board: { internalId: number }, season: number, pageSize = 500): AsyncGenerator<GroupResult[]> {
+    const key = endedSeasonKeys(this.prefix, board.internalId, season).groups;
+    const count = await this.endedGroupCount(board, season);
+    for (let first = 1; first <= count; first += pageSize) {
+      const numbers = Array.from({ length: Math.min(pageSize, count - first + 1) }, (_, i) => first + i);
+      const values = await this.redis.hmget(key, ...numbers.flatMap((group) => [String(group), `r${group}`]));
+      const page: GroupResult[] = [];
+      numbers.forEach((group, i) => {
+        const tier = Number.parseInt(values[2 * i] ?? '0', 10);
+        for (const row of (values[2 * i + 1] ?? '').split(' ')) {
+          if (row === '') continue;
+          const [playerId, rank, movedTo] = row.split(':');
+          page.push({ playerId: playerId!, group, tier, groupRank: rank === '' ? null : Number(rank), movedTo: Number(movedTo) });
+        }
+      });
+      if (page.length > 0) yield page;
+    }
+  }
+
   /** Once PostgreSQL holds an ended season: its Redis keys go. */
   async dropEnded(board: { internalId: number }, season: number): Promise<void> {
     const ended = endedSeasonKeys(this.prefix, board.internalId, season);
-    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden, ended.sortKeys);
+    await this.redis.unlink(ended.scores, ended.clans, ended.metadata, ended.hidden, ended.sortKeys, ended.groups);
     await this.redis.hdel(this.keys(board).endedSeasons, String(season));
   }
 

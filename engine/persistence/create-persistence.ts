@@ -9,6 +9,7 @@ import { PersistenceQueue } from './persistence-queue.js';
 import { Persister } from './persister.js';
 import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
+import type { LeagueMoves } from '../competitions/league-moves.js';
 
 /**
  * The persistence protocol's two ends in every process: the queue shards and the marks (which the
@@ -28,6 +29,7 @@ export function createPersister(deps: {
   scores: ScoreStore;
   seats: SeatStore;
   archives: SeasonArchiveStore;
+  leagueMoves: LeagueMoves;
   transact: RunInTransaction;
   audit: AuditStore;
 }): Persister {

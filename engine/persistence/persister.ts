@@ -7,6 +7,7 @@ import type { ClaimedChanges, PersistenceMarks } from './marks.js';
 import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
 import { bandsView } from '../competitions/rewards.js';
+import type { LeagueMoves } from '../competitions/league-moves.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -21,6 +22,7 @@ export class Persister {
       scores: ScoreStore;
       seats: SeatStore;
       archives: SeasonArchiveStore;
+      leagueMoves: LeagueMoves;
       transact: RunInTransaction;
       audit: AuditStore;
     },
@@ -35,6 +37,9 @@ export class Persister {
     const pending = await this.deps.rotation.endedSeasons(board);
     for (const season of [...pending.keys()].sort((a, b) => a - b)) {
       const { startedAt, endedAt } = pending.get(season)!;
+      // A league's moves first (most often done already, by the first player of the next season):
+      // the archive keeps each group's result.
+      await this.deps.leagueMoves.apply(board, season);
       // A large season takes a while: the job keeps its claim on the board meanwhile.
       const holding = setInterval(() => void this.deps.marks.holdJob(board).catch(() => undefined), 5000);
       try {
@@ -46,6 +51,7 @@ export class Persister {
             settings: settingsOf(board),
             players: this.deps.rotation.endedPlayers(board, season),
             clans: this.deps.rotation.endedClans(board, season),
+            groups: this.deps.rotation.endedGroupResults(board, season),
           });
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
           if (archived) await this.deps.audit.in(client).recordResetOnce(board, season);
@@ -124,5 +130,6 @@ function settingsOf(board: Leaderboard) {
     tiebreakers: board.tiebreakers.map((column) => ({ name: column.name, sort_order: column.sortOrder })),
     // An archived season keeps the bands it ended with: its claims read them (engine/competitions/claims.ts).
     rewards: bandsView(board.rewards),
+    groups: board.groups,
   };
 }

@@ -70,6 +70,22 @@ export class SeatStore {
   /** Deletes every seat of the player (an erasure; player ids are unique across games). */
   async deletePlayer(playerId: string): Promise<void> {
     await this.db.query('DELETE FROM season_seats WHERE player_id = $1', [playerId]);
+    await this.db.query('DELETE FROM league_tiers WHERE player_id = $1', [playerId]);
+  }
+
+  /** A league's players above the lowest tier, a page at a time in player order (a rebuild). */
+  async *tierPages(leaderboardInternalId: number, pageSize = 10_000): AsyncGenerator<{ playerId: string; tier: number }[]> {
+    let after = '';
+    for (;;) {
+      const { rows } = await this.db.query<{ player_id: string; tier: number }>(
+        `SELECT player_id, tier FROM league_tiers
+         WHERE leaderboard_internal_id = $1 AND tier > 0 AND player_id > $2 ORDER BY player_id LIMIT $3`,
+        [leaderboardInternalId, after, pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({ playerId: row.player_id, tier: row.tier }));
+      after = rows[rows.length - 1]!.player_id;
+    }
   }
 
   /** A season's persisted seats, a page at a time in player order (a rebuild). */

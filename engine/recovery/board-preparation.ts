@@ -87,6 +87,10 @@ export class BoardPreparation {
         if (!(await this.deps.rankings.merge(leaderboard, season, page))) return; // reset meanwhile: the scores belong to the archive
       }
     }
+    // A league's tiers before its seats: nobody joins a group at a tier the moves have changed since.
+    if (leaderboard.groups) {
+      for await (const page of this.deps.seats.tierPages(leaderboard.internalId)) await this.deps.rankings.restoreTiers(leaderboard, page);
+    }
     // After the entries, so an entered player who holds none waits for a first report again.
     if (hasEntryRules(leaderboard)) {
       for await (const page of this.deps.seats.seatPages(leaderboard.internalId, season)) {

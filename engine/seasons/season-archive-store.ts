@@ -29,6 +29,13 @@ export interface ArchivedEntry {
   achievedAt: number | undefined;
 }
 
+/** An archived league group: its tier and shown members, best first. */
+export interface ArchivedGroup {
+  group: number;
+  tier: number;
+  members: (ArchivedEntry & { groupRank: number; movedTo: number })[];
+}
+
 /** What an archive is made of, each ranking a page at a time in ranking order (best first). */
 export interface SeasonSnapshot {
   season: number;
@@ -37,6 +44,17 @@ export interface SeasonSnapshot {
   settings: object;
   players: AsyncIterable<EntryValue[]>;
   clans: AsyncIterable<[string, number][]>;
+  /** A league's group members with their standing and move (none off leagues). */
+  groups?: AsyncIterable<ArchivedGroupMember[]>;
+}
+
+/** A league group member at the season's end: rank within the group (null unscored) and the tier it moved to. */
+export interface ArchivedGroupMember {
+  playerId: string;
+  group: number;
+  tier: number;
+  groupRank: number | null;
+  movedTo: number;
 }
 
 interface EntryRow {
@@ -180,6 +198,33 @@ export class SeasonArchiveStore {
        FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
       [lb, snapshot.season],
     );
+    // A league's groups and moves (docs/competitions.md, part 6), erased players left out; the tiers
+    // they set, once, with the archive: a replayed older season never undoes a later move.
+    for await (const page of snapshot.groups ?? []) {
+      await query(
+        `INSERT INTO season_group_members (leaderboard_internal_id, season, player_id, group_no, tier, group_rank, moved_to)
+         SELECT $1, $2, u.player_id, u.group_no, u.tier, u.group_rank, u.moved_to
+         FROM unnest($3::text[], $4::int[], $5::int[], $6::int[], $7::int[]) AS u (player_id, group_no, tier, group_rank, moved_to)
+         JOIN players p ON p.id = u.player_id`,
+        [
+          lb,
+          snapshot.season,
+          page.map((member) => member.playerId),
+          page.map((member) => member.group),
+          page.map((member) => member.tier),
+          page.map((member) => member.groupRank),
+          page.map((member) => member.movedTo),
+        ],
+      );
+    }
+    await query(
+      `INSERT INTO league_tiers (leaderboard_internal_id, player_id, tier, moved_season)
+       SELECT leaderboard_internal_id, player_id, moved_to, season FROM season_group_members
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND moved_to <> tier
+       ON CONFLICT (leaderboard_internal_id, player_id) DO UPDATE SET tier = EXCLUDED.tier, moved_season = EXCLUDED.moved_season
+       WHERE league_tiers.moved_season < EXCLUDED.moved_season`,
+      [lb, snapshot.season],
+    );
     // Clan standings are frozen as the reset left them: banned members' scores were out of the totals.
     await query(
       `INSERT INTO season_clan_entries (leaderboard_internal_id, season, position, clan_id, score, rank, member_count)
@@ -256,6 +301,7 @@ export class SeasonArchiveStore {
    */
   async erasePlayer(gameId: string, playerId: string): Promise<void> {
     await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
+    await this.db.query('DELETE FROM season_group_members WHERE player_id = $1', [playerId]);
     await this.db.query(
       `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL, tiebreakers = NULL, achieved_at = NULL
        FROM leaderboards l
@@ -382,6 +428,64 @@ export class SeasonArchiveStore {
       [leaderboardInternalId, season, clanId],
     );
     return found && { season: found.season, members: found.rows.map((row) => ({ ...toEntry(row), clanRank: row.clan_rank })) };
+  }
+
+  /**
+   * One archived league group (by its number, or the player's), or undefined when the season is not
+   * archived or has no such group: its tier and the members shown, each with the rank within the
+   * group closed up over members withdrawn since (as archived ranks are), and the tier they moved to.
+   */
+  async group(
+    leaderboardInternalId: number,
+    season: number,
+    by: { group: number } | { playerId: string },
+  ): Promise<ArchivedGroup | undefined> {
+    const which =
+      'group' in by
+        ? '$3::int'
+        : 'm.group_no FROM season_group_members m WHERE m.leaderboard_internal_id = $1 AND m.season = $2 AND m.player_id = $3';
+    const { rows } = await this.db.query<
+      EntryRow & { group_no: number; tier: number; group_rank: number | null; moved_to: number; withdrawn: string | null }
+    >({
+      name: 'group' in by ? 'archive-group' : 'archive-group-of',
+      text: `SELECT g.group_no, g.tier, g.group_rank, g.moved_to, g.player_id AS id, e.score, e.rank, e.position, e.clan_id, 0 AS member_count,
+                    e.metadata::text AS metadata, e.tiebreakers, (extract(epoch FROM e.achieved_at) * 1000)::bigint AS achieved_at, e.withdrawn
+             FROM season_group_members g
+             LEFT JOIN season_entries e ON e.leaderboard_internal_id = $1 AND e.season = $2 AND e.player_id = g.player_id
+             WHERE g.leaderboard_internal_id = $1 AND g.season = $2 AND g.group_no = (SELECT ${which})`,
+      values: [leaderboardInternalId, season, 'group' in by ? by.group : by.playerId],
+    });
+    if (rows.length === 0) return undefined;
+    const shown = rows.filter((row) => row.group_rank !== null && row.score !== null && row.withdrawn === null);
+    const ranks = shown.map((row) => row.group_rank!).sort((a, b) => a - b);
+    const members = shown
+      .map((row) => ({ ...toEntry(row), groupRank: 1 + countBelow(ranks, row.group_rank!), movedTo: row.moved_to }))
+      .sort((a, b) => a.groupRank - b.groupRank || a.position - b.position);
+    return { group: rows[0]!.group_no, tier: rows[0]!.tier, members };
+  }
+
+  /** A page of an archived season's league groups, by tier then number, of one tier or all. */
+  async groups(
+    leaderboardInternalId: number,
+    season: number,
+    tier: number | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; groups: { group: number; tier: number; members: number }[] }> {
+    const where = 'leaderboard_internal_id = $1 AND season = $2 AND ($3::int IS NULL OR tier = $3)';
+    const [page, count] = await Promise.all([
+      this.db.query<{ group_no: number; tier: number; members: number }>(
+        `SELECT group_no, tier, count(*)::int AS members FROM season_group_members WHERE ${where}
+         GROUP BY group_no, tier ORDER BY tier, group_no LIMIT $4 OFFSET $5`,
+        [leaderboardInternalId, season, tier ?? null, limit, offset],
+      ),
+      this.db.query<{ total: number }>(`SELECT count(DISTINCT group_no)::int AS total FROM season_group_members WHERE ${where}`, [
+        leaderboardInternalId,
+        season,
+        tier ?? null,
+      ]),
+    ]);
+    return { total: count.rows[0]!.total, groups: page.rows.map((row) => ({ group: row.group_no, tier: row.tier, members: row.members })) };
   }
 
   /**

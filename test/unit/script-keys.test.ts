@@ -33,6 +33,8 @@ import {
   restoreSeatsKeys,
   readGroupKeys,
   listGroupsKeys,
+  endedGroupKeys,
+  applyGroupMovesKeys,
 } from '../../engine/live/keys.js';
 import { luaDir } from '../../engine/paths.js';
 
@@ -78,6 +80,8 @@ const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   restoreSeats: [{ keys: () => restoreSeatsKeys(PREFIX, BOARD) }],
   readGroup: [{ keys: () => readGroupKeys(PREFIX, BOARD) }],
   listGroups: [{ keys: () => listGroupsKeys(PREFIX, BOARD) }],
+  endedGroup: [{ keys: () => endedGroupKeys(PREFIX, BOARD, SEASON) }],
+  applyGroupMoves: [{ keys: () => applyGroupMovesKeys(PREFIX, BOARD, SEASON) }],
 };
 /** Scripts that change whatever key their caller names: no key function. */
 const GENERIC = new Set(['compareAndSet']);

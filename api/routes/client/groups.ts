@@ -5,7 +5,7 @@ import { leaderboardParams, object, season } from '../schemas.js';
 
 /** How a group read answers (docs/competitions.md, part 6). */
 export const GROUP_RULES =
-  "On a league board (groups): the group's members holding a score, ranked within the group by the board's order and tie rule (banned players left out), each with the zone the season's end would move them to as the group stands (promote, stay or relegate; at most half the group each way, players tied at a cut move together or not at all). The current season's groups only: an earlier season's are not kept. 404 group_not_found on a board without groups.";
+  "On a league board (groups): the group's members holding a score, ranked within the group by the board's order and tie rule (banned players left out), each with the zone the season's end would move them to as the group stands (promote, stay or relegate; at most half the group each way, players tied at a cut move together or not at all) while the season runs, and `moved_to`, the tier its end moved them to, once it has ended (its window closed, or archived: `?season=N` reads an archived season's groups as they ended, ranks closed up over players banned or erased since). 404 group_not_found on a board without groups.";
 
 export const clientGroupEndpoints = [
   endpoint({

@@ -11,9 +11,9 @@ export const serverGroupEndpoints = [
     path: '/api/v1/server/leaderboards/:leaderboard_id/groups',
     operationId: 'listGroups',
     tag: 'Game server',
-    summary: "A league's groups this season, oldest first, a page at a time",
+    summary: "A league's groups of a season, oldest first, a page at a time",
     description:
-      "The current season's groups, of one tier or all, oldest first, each with its tier and players (banned ones included), `limit` at a time from `offset`. 404 group_not_found on a board without groups; 400 for a tier the league does not have.",
+      "The season's groups (default: the current one; `?season=N` an archived one), of one tier or all, oldest first, each with its tier and players (the current season's: banned ones included; an archived season's: the members it ranked), `limit` at a time from `offset`. 404 group_not_found on a board without groups; 400 for a tier the league does not have.",
     credentials: 'secretKey',
     params: leaderboardParams,
     query: object({ tier: optional(tierName), season, limit, offset }),

@@ -16,6 +16,7 @@
          4 the player is banned, 6 the season has closed (entering), 8 the board is full,
          10 the season has closed or the player has reported (withdrawing), 11 the board takes no
          entries (it has no entry rules); or the error LBMISSING or LBDUE (includes/live-season)
+         or LBMOVES (includes/seats)
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -41,6 +42,7 @@ local changed = false
 if action == 'enter' then
   -- An upcoming season takes entries; a closed one is final.
   if closed then return { 6 } end
+  if rules.groupSize and seat.group == '' then awaitMoves(G) end
   if not holdsSeat(E, S, player) then
     if rules.maxPlayers and seatsTaken(E, S) >= rules.maxPlayers then return { 8 } end
     redis.call('SADD', S.waiting, player)

@@ -22,7 +22,7 @@
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
          changed since the caller read them), 6 the season's window is not open (upcoming or
          closed), 7 the player has not entered, 8 the board is full, 9 no attempt left; or the
-         error LBMISSING or LBDUE (includes/live-season)
+         error LBMISSING or LBDUE (includes/live-season) or LBMOVES (includes/seats)
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -80,6 +80,7 @@ if rules then
   seat = seatRecord(S, player)
   local refusal = seatRefusal(E, S, rules, player, seat)
   if refusal then return { refusal } end
+  if rules.groupSize and seat.group == '' then awaitMoves(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25])) end
 end
 
 local tiebreakers = {}

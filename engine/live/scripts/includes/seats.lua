@@ -68,6 +68,17 @@ end
 -- `tiers` (hash, kept across seasons) player -> tier, absent for the lowest (0).
 local TIER_SPAN = 4294967296
 
+-- A field of `tiers` no player id can be: the ended season whose league moves are not all applied
+-- yet (set by resetSeason, cleared by applyGroupMoves once every group has moved).
+local MOVES_DUE = ':moves'
+
+-- Stops a script before it writes anything when the player would join a group at a tier the last
+-- season's moves have yet to settle: the caller applies them (LBMOVES) and asks again.
+local function awaitMoves(G)
+  local due = redis.call('HGET', G.tiers, MOVES_DUE)
+  if due then error(redis.error_reply('LBMOVES ' .. due .. ' the last season\'s league moves are not all applied')) end
+end
+
 local function groupKeys(groups, index, room, tiers)
   return { groups = groups, index = index, room = room, tiers = tiers }
 end

@@ -14,7 +14,8 @@
         14 endedSeasons, 15 scheduledResets, 16 metadata, 17 versions,
         18 hidden (banned players' entries), 19 endedScores, 20 endedClans, 21 endedMetadata,
         22 endedHidden, 23 endedSortKeys (19-23 named for the season the caller expects to end),
-        24 seats, 25 waiting, 26 groups, 27 groupIndex, 28 groupRoom (includes/seats)
+        24 seats, 25 waiting, 26 groups, 27 groupIndex, 28 groupRoom (includes/seats),
+        29 endedGroups (named for the season the caller expects to end), 30 tiers
   ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
         instant, it is that scheduled reset) or 'due' (only the scheduled reset, once its instant has
         come), 3 when PostgreSQL says the current season started (ms; taken when Redis has no time,
@@ -28,6 +29,7 @@
 -- @include "entries"
 -- @include "clan-totals"
 -- @include "live-season"
+-- @include "seats"
 
 local K = boardKeys()
 local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15]
@@ -55,9 +57,16 @@ if redis.call('EXISTS', KEYS[16]) == 1 then redis.call('RENAME', KEYS[16], KEYS[
 if redis.call('EXISTS', KEYS[18]) == 1 then redis.call('RENAME', KEYS[18], KEYS[22]) end
 -- The ended season's unpersisted changes are in its archive: their marks go with it.
 redis.call('DEL', dirty, K.dirtyClans, K.clanVersions, KEYS[17])
--- Entries, seats, attempts and groups start over (tiers stay); the archive has no use for them
+-- A league's groups move aside with the season: its moves are computed from them, group by group,
+-- and until every group has moved no player joins a group of the next season (includes/seats,
+-- awaitMoves), so nobody joins at a tier about to change.
+if redis.call('EXISTS', KEYS[26]) == 1 then
+  redis.call('RENAME', KEYS[26], KEYS[29])
+  redis.call('HSET', KEYS[30], MOVES_DUE, current)
+end
+-- Entries, seats and attempts start over (tiers stay); the archive has no use for them
 -- (UNLINK: freed in the background, so a large season's seats do not hold up this step).
-redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[26], KEYS[27], KEYS[28])
+redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[27], KEYS[28])
 -- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
 local numbered = redis.call('HGETALL', K.clanIds)
 for i = 1, #numbered, 2 do
