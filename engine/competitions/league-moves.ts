@@ -49,8 +49,9 @@ export class LeagueMoves {
 
   private async moveGroup(board: Leaderboard, league: LeagueSettings, season: number, group: number): Promise<void> {
     const standing = await this.deps.rotation.endedGroup(board, season, group);
-    if (!standing || standing.moved) return;
-    await this.deps.rotation.applyGroupMoves(board, season, group, groupResult(standing, league, group));
+    if (standing?.moved) return;
+    // A number with no group behind it moves nobody, but is marked, so the season's moves can finish.
+    await this.deps.rotation.applyGroupMoves(board, season, group, standing ? groupResult(standing, league, group) : []);
   }
 }
 

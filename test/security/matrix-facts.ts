@@ -20,7 +20,7 @@ export interface Facts {
   viewer?: string;
 }
 
-const ID_KINDS = ['player_id', 'clan_id', 'key_id', 'leaderboard_id', 'game_id'] as const;
+const ID_KINDS = ['player_id', 'clan_id', 'key_id', 'group_id', 'leaderboard_id', 'game_id'] as const;
 
 export function factsOf(w: GameWorld, viewer?: string): Facts {
   const [low, high] = w.scores;
@@ -33,6 +33,10 @@ export function factsOf(w: GameWorld, viewer?: string): Facts {
     // The clan's score is its one member's; one clan is ranked and it has one member.
     [w.clan, { name: `${w.mark} clan`, score: low, rank: 1, member_count: 1, total: 1 }],
     [w.board, { name: `${w.mark} board`, type: 'clan', ...total }],
+    // Season 1's league moves put its winner a tier up: this season each player has a group of their own.
+    // (`member_rank`: the rank its entries show, within the group.)
+    ['1', { tier: 'bronze', total: 1, member_rank: 1 }],
+    ['2', { tier: 'silver', total: 1, member_rank: 1 }],
     [w.keyId, { name: `${w.mark} key`, revoked_at: null }],
     [w.revokedKeyId, { name: `${w.mark} revoked` }],
     [w.game.gameId, { name: `${w.mark} game`, publishable_key: w.game.publishableKey }],
@@ -40,6 +44,8 @@ export function factsOf(w: GameWorld, viewer?: string): Facts {
   const contents = new Map<string, Record<string, string[]>>([
     [w.board, { player_id: [w.other.playerId, w.player.playerId], clan_id: [w.clan] }],
     [w.clan, { player_id: [w.player.playerId] }],
+    ['1', { player_id: [w.player.playerId] }],
+    ['2', { player_id: [w.other.playerId] }],
     [w.game.gameId, { leaderboard_id: [w.board], key_id: [w.keyId, w.revokedKeyId], game_id: [w.game.gameId] }],
   ]);
   return { records, contents, gameId: w.game.gameId, player: w.player.playerId, ...(viewer ? { viewer } : {}) };
@@ -79,6 +85,7 @@ function walk(
   cell: string,
   sentHere: Set<string>,
   unranked = false,
+  group?: Json,
 ): void {
   const id = ownId(object);
   // A banned player's scores wait out of the ranking: no rank, whatever the world's was.
@@ -98,6 +105,11 @@ function walk(
       expect(value, `${cell}: rank of a banned player's score`).to.equal(null);
       continue;
     }
+    // A league group's entries rank within the group.
+    if (group && field === 'rank') {
+      expect(value, `${cell}: rank of ${String(id)} within its group`).to.equal(group.member_rank);
+      continue;
+    }
     // The nearest record the world knows this field of.
     const known = about.map((each) => facts.records.get(each)).find((record) => record && field in record);
     if (known) expect(value, `${cell}: ${field} of ${about[0]}`).to.deep.equal(known[field]);
@@ -106,11 +118,12 @@ function walk(
     expect(object.is_viewer, `${cell}: ${object.player_id} highlighted`).to.equal(object.player_id === facts.viewer);
   }
   const inner = id ?? container;
+  const groupHere = typeof object.group_id === 'string' && id === object.group_id ? facts.records.get(id) : undefined;
   for (const value of Object.values(object)) {
-    if (isObject(value)) walk(value, about, inner, facts, cell, new Set(), outOfRanking);
+    if (isObject(value)) walk(value, about, inner, facts, cell, new Set(), outOfRanking, groupHere);
     if (!Array.isArray(value)) continue;
     const items = value.filter(isObject);
-    items.forEach((item) => walk(item, about, inner, facts, cell, new Set(), outOfRanking));
+    items.forEach((item) => walk(item, about, inner, facts, cell, new Set(), outOfRanking, groupHere));
     expectListed(object, items, inner, facts, cell);
   }
 }

@@ -65,7 +65,7 @@ function worldValue(name: string, w: MatrixWorld, player: 'own' | 'other'): unkn
     device_id: w.a.device,
     // The world's board ended season 1 with rewards (world.ts): its claims can succeed.
     season: 1,
-    // Both of the world's players are in its board's first group this season.
+    // The world's player is in its board's first group this season (world.ts: the other moved up a tier).
     group_id: '1',
   };
   return values[name];

@@ -44,6 +44,7 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   const mark = uniqueId('world');
   const game = await createGame(`${mark} game`);
   // Season 1 ended with the same scores as the current one and rewards for both ranks: its claims succeed.
+  // Its league moves put the better player a tier up, so this season each player plays in a group of their own.
   // Attempts are counted (far from their limit), so the board takes entries.
   const board = await createLeaderboard(game, {
     type: 'clan',
