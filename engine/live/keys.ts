@@ -96,6 +96,12 @@ export interface LeaderboardKeys {
   groupRoom: string;
   /** hash player -> league tier, kept across seasons (no field: the lowest). */
   tiers: string;
+  /**
+   * A server batch's reservations this season (engine/live/scripts/includes/seats.lua): hash player
+   * -> '<reports reserved>:<until ms>', and zset player -> until (ms) of the seats they hold.
+   */
+  reservations: string;
+  reserved: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -146,6 +152,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     groupIndex: `${base}:group-index`,
     groupRoom: `${base}:group-room`,
     tiers: `${base}:tiers`,
+    reservations: `${base}:reservations`,
+    reserved: `${base}:reserved`,
   };
 }
 
@@ -176,7 +184,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-25.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-27.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -199,6 +207,8 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.groupIndex,
     k.groupRoom,
     k.tiers,
+    k.reservations,
+    k.reserved,
   ];
 }
 
@@ -290,7 +300,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-30.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-32.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -317,6 +327,8 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     k.groupRoom,
     ended.groups,
     k.tiers,
+    k.reservations,
+    k.reserved,
   ];
 }
 
@@ -364,19 +376,19 @@ export function setLayoutKeys(prefix: string, internalId: number): string[] {
   return [k.layout, k.scores, k.hidden, k.endedSeasons];
 }
 
-/** The keys of the script reading a player's seat and the seats taken (seatOf-7.lua). */
+/** The keys of the script reading a player's seat and the seats taken (seatOf-9.lua). */
 export function seatOfKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting];
+  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting, k.reservations, k.reserved];
 }
 
 /** The keys of the script putting persisted seats back into a rebuilt board (restoreSeats-10.lua). */
 export function restoreSeatsKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...seatOfKeys(prefix, internalId), k.groups, k.groupIndex, k.groupRoom];
+  return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting, k.groups, k.groupIndex, k.groupRoom];
 }
 
-/** The keys of the script entering or withdrawing a player (enterSeason-21.lua). */
+/** The keys of the script entering or withdrawing a player (enterSeason-23.lua). */
 export function enterSeasonKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -393,6 +405,8 @@ export function enterSeasonKeys(prefix: string, internalId: number): string[] {
     k.groupIndex,
     k.groupRoom,
     k.tiers,
+    k.reservations,
+    k.reserved,
   ];
 }
 
@@ -409,12 +423,18 @@ export function listGroupsKeys(prefix: string, internalId: number): string[] {
 }
 
 /**
- * The keys of the script asking a board's window and entry rules about a report before a batch
- * writes (reportCheck-9.lua).
+ * The keys of the script reserving a batch's reports on a board before the batch writes
+ * (reserveReports-11.lua).
  */
-export function reportCheckKeys(prefix: string, internalId: number): string[] {
+export function reserveReportsKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.season, k.banned, k.seasonStarted, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting];
+  return [k.season, k.banned, k.seasonStarted, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting, k.reservations, k.reserved];
+}
+
+/** The keys of the script giving back a batch's reservations (releaseReports-2.lua). */
+export function releaseReportsKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.reservations, k.reserved];
 }
 
 /** The keys of the script reading an ended season's hidden entries (scanHidden-3.lua). */

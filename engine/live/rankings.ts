@@ -14,7 +14,8 @@ import {
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
-  reportCheckKeys,
+  reserveReportsKeys,
+  releaseReportsKeys,
   seatOfKeys,
   enterSeasonKeys,
   restoreSeatsKeys,
@@ -48,7 +49,12 @@ export interface ReportExtras {
   retry?: { digest: string; fingerprint: string; ttlMs: number };
   /** When the request arrived (ms): a board's window judges it then (default: now). */
   arrivedAt?: number;
+  /** The report uses an attempt and seat its batch reserved (reserveReports). */
+  reserved?: boolean;
 }
+
+/** How long a batch's reservation holds its attempts and seat unused (docs/competitions.md, part 3). */
+export const RESERVATION_MS = 60_000;
 
 /**
  * A report that does not fit the board's layout in Redis: its tie settings changed (on an empty
@@ -171,6 +177,7 @@ export class Rankings {
         extras.tiebreakers?.join(',') ?? '',
         arrivedAt,
         ...ruleArgs(board),
+        extras.reserved ? '1' : '',
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
@@ -188,14 +195,28 @@ export class Rankings {
   }
 
   /**
-   * Why the board would refuse `reports` reports of this player that arrived at `arrivedAt` (ms),
-   * judged as the report script judges its window and entry rules (a banned player's report is
-   * refused by the ban instead): undefined when it would accept them.
+   * Reserves `reports` reports of this player that arrived at `arrivedAt` (ms) on the board, judged
+   * as the report script judges its window and entry rules (a banned player's report is refused by
+   * the ban instead): the refusal, or whether an attempt each and a seat are now held for them
+   * (boards with entry rules) until the reports use them, `releaseReports` gives them back, or
+   * RESERVATION_MS pass.
    */
-  async reportRefusal(board: ReportedBoard, playerId: string, arrivedAt: number, reports: number): Promise<AppError | undefined> {
-    const keys = reportCheckKeys(this.prefix, board.internalId);
-    const reply = await this.guard.run(board, () => this.redis.reportCheck(...keys, playerId, arrivedAt, ...ruleArgs(board), reports));
-    return reply === 0 ? undefined : REFUSALS[reply]!();
+  async reserveReports(
+    board: ReportedBoard,
+    playerId: string,
+    arrivedAt: number,
+    reports: number,
+  ): Promise<{ refusal?: AppError; reserved: boolean }> {
+    const keys = reserveReportsKeys(this.prefix, board.internalId);
+    const reply = await this.guard.run(board, () =>
+      this.redis.reserveReports(...keys, playerId, arrivedAt, ...ruleArgs(board), reports, RESERVATION_MS),
+    );
+    return reply <= 1 ? { reserved: reply === 1 } : { refusal: REFUSALS[reply]!(), reserved: false };
+  }
+
+  /** Gives back reports a batch reserved on the board and will not use. */
+  async releaseReports(board: { internalId: number }, playerId: string, reports: number): Promise<void> {
+    await this.redis.releaseReports(...releaseReportsKeys(this.prefix, board.internalId), playerId, reports);
   }
 
   /** The seats taken in the board's current season, and the player's part in it. */

@@ -30,7 +30,8 @@ declare module 'ioredis' {
     requestRebuild(...args: ScriptArg[]): Result<string, Context>;
     setLayout(...args: ScriptArg[]): Result<number, Context>;
     scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;
-    reportCheck(...args: ScriptArg[]): Result<number, Context>;
+    reserveReports(...args: ScriptArg[]): Result<number, Context>;
+    releaseReports(...args: ScriptArg[]): Result<number, Context>;
     seatOf(...args: ScriptArg[]): Result<[number, number, number], Context>;
     enterSeason(...args: ScriptArg[]): Result<number[], Context>;
     restoreSeats(...args: ScriptArg[]): Result<number, Context>;

@@ -134,32 +134,58 @@ export class ScoreService {
     const record = retry && (await this.deps.retries.claim(['server', gameId], retry.key, retry.request, arrivedAt));
     // A retry is judged at its first arrival, so a batch cut short is completed as it was accepted.
     const judgedAt = record?.arrivedAt ?? arrivedAt;
-    if (!record?.replay) await this.refuseBatch(playerId, checked, judgedAt, record);
-    const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`);
+    const reserved = record?.replay ? new Set<number>() : await this.reserveBatch(playerId, checked, judgedAt, record);
+    const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`, reserved);
     this.deps.counter.count(gameId, results.length);
     return results;
   }
 
   /**
-   * Refuses the whole batch when a board's window or entry rules refuse its pair, before any board
-   * is written: each board with a window or rules is asked in Redis, at the request's arrival, as
-   * its report script will judge it, for all the batch's reports to it (docs/competitions.md, parts 2
-   * and 3). The error is the first refusal in the API's order (window, entry, seat, attempts); the
-   * details name every refused pair. Boards without either cost nothing.
+   * Reserves the batch's reports on every board with a window or entry rules before any board is
+   * written (docs/competitions.md, parts 2 and 3): each board judges its pairs in Redis, at the
+   * request's arrival, as its report script will, and holds an attempt for each and a seat for the
+   * player, so no report or entry racing the batch takes them. When a board refuses, the others'
+   * reservations are given back and the whole batch is refused: the error is the first refusal in
+   * the API's order (window, entry, seat, attempts), the details name every refused pair. Boards
+   * without either cost nothing. The boards holding reservations for the batch's reports.
    */
-  private async refuseBatch(playerId: string, pairs: [Leaderboard, Report][], arrivedAt: number, retry: RetryRecord | undefined) {
-    const reportsTo = new Map<number, number>();
-    for (const [board] of pairs) reportsTo.set(board.internalId, (reportsTo.get(board.internalId) ?? 0) + 1);
-    const refusals = await Promise.all(
-      pairs.map(([board]) =>
-        board.windowSeason !== null || board.openSeconds !== null || hasEntryRules(board)
-          ? this.deps.rankings.reportRefusal(board, playerId, arrivedAt, reportsTo.get(board.internalId)!)
-          : undefined,
-      ),
+  private async reserveBatch(
+    playerId: string,
+    pairs: [Leaderboard, Report][],
+    arrivedAt: number,
+    retry: RetryRecord | undefined,
+  ): Promise<Set<number>> {
+    const boards = new Map<number, { board: Leaderboard; reports: number }>();
+    for (const [board] of pairs) {
+      if (board.windowSeason === null && board.openSeconds === null && !hasEntryRules(board)) continue;
+      boards.set(board.internalId, { board, reports: (boards.get(board.internalId)?.reports ?? 0) + 1 });
+    }
+    const asked = [...boards.values()];
+    const answers = await Promise.allSettled(
+      asked.map(({ board, reports }) => this.deps.rankings.reserveReports(board, playerId, arrivedAt, reports)),
     );
-    const refused = refusals.flatMap((error, i) => (error ? [{ error, i }] : []));
-    if (refused.length === 0) return;
+    const reserved = new Set(
+      asked.flatMap(({ board }, i) => (answers[i]!.status === 'fulfilled' && answers[i]!.value.reserved ? [board.internalId] : [])),
+    );
+    const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
+    const refusalOf = new Map(
+      asked.flatMap(({ board }, i) => {
+        const answer = answers[i]!;
+        return answer.status === 'fulfilled' && answer.value.refusal ? [[board.internalId, answer.value.refusal] as const] : [];
+      }),
+    );
+    if (!failed && refusalOf.size === 0) return reserved;
+    await Promise.all(
+      asked
+        .filter(({ board }) => reserved.has(board.internalId))
+        .map(({ board, reports }) => this.deps.rankings.releaseReports(board, playerId, reports)),
+    );
     if (retry) await this.deps.retries.release(retry);
+    if (failed) throw failed.reason;
+    const refused = pairs.flatMap(([board], i) => {
+      const error = refusalOf.get(board.internalId);
+      return error ? [{ error, i }] : [];
+    });
     const first = refused.map(({ error }) => error).sort((a, b) => REFUSAL_ORDER.indexOf(a.code) - REFUSAL_ORDER.indexOf(b.code))[0]!;
     const details = refused.map(({ error, i }) => ({
       field: `leaderboard_ids[${i}]`,
@@ -225,6 +251,7 @@ export class ScoreService {
     retry: RetryRecord | undefined,
     arrivedAt: number,
     scoreField: (index: number) => string,
+    reserved: ReadonlySet<number> = new Set(),
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
       pairs.map(([board, { score, tiebreakers, metadata }], i) =>
@@ -234,6 +261,7 @@ export class ScoreService {
           // One record per pair: a batch may name a board twice, and each pair counts.
           retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
           arrivedAt,
+          reserved: reserved.has(board.internalId),
         }),
       ),
     );

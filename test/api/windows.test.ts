@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { reportCheckKeys } from '../../engine/live/keys.js';
+import { reserveReportsKeys } from '../../engine/live/keys.js';
 import {
   createGame,
   createLeaderboard,
@@ -219,7 +219,21 @@ describe('competitions: a window for reports', () => {
       const { redis, prefix } = testStores();
       // The window check the report script makes, with an arrival 5 s before the season began.
       const refusal = (arrivedAt: number) =>
-        redis.reportCheck(...reportCheckKeys(prefix, board.internalId), player.playerId, arrivedAt, '', '', '', '3600', '', '', '', '', 1);
+        redis.reserveReports(
+          ...reserveReportsKeys(prefix, board.internalId),
+          player.playerId,
+          arrivedAt,
+          '',
+          '',
+          '',
+          '3600',
+          '',
+          '',
+          '',
+          '',
+          1,
+          60_000,
+        );
       expect(await refusal(Date.now())).to.equal(6);
       expect(await refusal(startedAt.getTime() - 5000)).to.equal(0);
     });

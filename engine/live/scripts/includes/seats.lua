@@ -8,17 +8,37 @@
 -- so the seats taken are counted, never kept in a counter: a removal or an erasure frees a seat by
 -- removing the entry, a ban keeps it, and a board that gains a limit counts its players at once.
 
--- The keys the seat rules read, beside the board's entries: { hidden, seats, waiting }.
-local function seatKeys(hidden, seats, waiting)
-  return { hidden = hidden, seats = seats, waiting = waiting }
+--
+-- A server batch reserves before it writes (docs/competitions.md, part 3): `reservations` (hash)
+-- player -> '<reports reserved>:<until, ms>' holds attempts, and `reserved` (zset) player -> until
+-- (ms) the seat of a player who held none, both counted like used ones until the batch's reports
+-- use them, the batch releases them (another board refused it), or they lapse.
+
+-- The keys the seat rules read, beside the board's entries: { hidden, seats, waiting, reservations,
+-- reserved } (the last two nil where reservations play no part).
+local function seatKeys(hidden, seats, waiting, reservations, reserved)
+  return { hidden = hidden, seats = seats, waiting = waiting, reservations = reservations, reserved = reserved,
+           now = reservations and serverClock().ms }
 end
 
--- A player's seat record: { used = attempts used, entered = boolean, group, tier ('' for none) }.
+-- The attempts a player has reserved and not used, and until when (0 and nil without any, or lapsed).
+local function reservationOf(S, player)
+  if not S.reservations then return 0, nil end
+  local value = redis.call('HGET', S.reservations, player)
+  if not value then return 0, nil end
+  local count, till = string.match(value, '^(%d+):(%d+)$')
+  if tonumber(till) <= S.now then return 0, nil end
+  return tonumber(count), till
+end
+
+-- A player's seat record: { used = attempts used, reserved = attempts reserved by a batch,
+-- entered = boolean, group, tier ('' for none) }.
 local function seatRecord(S, player)
+  local reserved = reservationOf(S, player)
   local value = redis.call('HGET', S.seats, player)
-  if not value then return { used = 0, entered = false, group = '', tier = '' } end
+  if not value then return { used = 0, reserved = reserved, entered = false, group = '', tier = '' } end
   local used, entered, group, tier = string.match(value, '^(%d+):(%d):%d+:?(%d*):?(%d*)$')
-  return { used = tonumber(used), entered = entered == '1', group = group, tier = tier }
+  return { used = tonumber(used), reserved = reserved, entered = entered == '1', group = group, tier = tier }
 end
 
 local function writeSeat(S, player, record, version)
@@ -26,9 +46,10 @@ local function writeSeat(S, player, record, version)
     record.used .. ':' .. (record.entered and '1' or '0') .. ':' .. version .. ':' .. record.group .. ':' .. record.tier)
 end
 
--- The seats taken this season.
+-- The seats taken this season (reserved ones included).
 local function seatsTaken(E, S)
-  return redis.call('ZCARD', E.ranking) + redis.call('HLEN', S.hidden) + redis.call('SCARD', S.waiting)
+  local reserved = S.reserved and redis.call('ZCOUNT', S.reserved, '(' .. S.now, '+inf') or 0
+  return redis.call('ZCARD', E.ranking) + redis.call('HLEN', S.hidden) + redis.call('SCARD', S.waiting) + reserved
 end
 
 local function holdsEntry(E, S, player)
@@ -36,7 +57,32 @@ local function holdsEntry(E, S, player)
 end
 
 local function holdsSeat(E, S, player)
-  return holdsEntry(E, S, player) or redis.call('SISMEMBER', S.waiting, player) == 1
+  if holdsEntry(E, S, player) or redis.call('SISMEMBER', S.waiting, player) == 1 then return true end
+  local till = S.reserved and redis.call('ZSCORE', S.reserved, player)
+  return till ~= nil and till ~= false and tonumber(till) > S.now
+end
+
+-- Reserves `count` reports of a batch (an attempt each, and a seat if the player holds none) for
+-- `ms`; reserving again adds to what the player holds.
+local function reserve(E, S, player, count, ms)
+  local held = reservationOf(S, player)
+  local till = S.now + ms
+  if not holdsSeat(E, S, player) then redis.call('ZADD', S.reserved, till, player) end
+  redis.call('HSET', S.reservations, player, (held + count) .. ':' .. string.format('%.0f', till))
+  redis.call('PEXPIRE', S.reservations, ms)
+  redis.call('PEXPIRE', S.reserved, ms)
+end
+
+-- Gives back `count` reserved reports of the player (used by a report, or released by the batch);
+-- the seat goes with the last one.
+local function release(S, player, count)
+  local held, till = reservationOf(S, player)
+  if held <= count then
+    redis.call('HDEL', S.reservations, player)
+    redis.call('ZREM', S.reserved, player)
+  else
+    redis.call('HSET', S.reservations, player, (held - count) .. ':' .. till)
+  end
 end
 
 -- The board's rules as the caller passes them: { join = boolean, maxPlayers, maxAttempts,
@@ -52,11 +98,12 @@ local function seatRefusal(E, S, rules, player, record)
   -- A player holding an entry (from before the board required entry) is in already.
   if rules.join and not record.entered and not holdsEntry(E, S, player) then return 7 end
   if rules.maxPlayers and not holdsSeat(E, S, player) and seatsTaken(E, S) >= rules.maxPlayers then return 8 end
-  if rules.maxAttempts and record.used >= rules.maxAttempts then return 9 end
+  if rules.maxAttempts and record.used + record.reserved >= rules.maxAttempts then return 9 end
   return nil
 end
 
--- The attempts left after `record` (nil without a limit).
+-- The attempts left after `record` (nil without a limit); a batch's reports in flight are left out,
+-- so its answers count down as its reports land.
 local function attemptsLeft(rules, record)
   return rules.maxAttempts and math.max(rules.maxAttempts - record.used, 0) or nil
 end

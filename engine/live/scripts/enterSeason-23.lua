@@ -5,7 +5,8 @@
   the player's first report.
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 season, 11 banned, 12 seasonStarted, 13 hidden,
-        14 seats, 15 waiting, 16 dirty, 17 queued, 18 groups, 19 groupIndex, 20 groupRoom, 21 tiers
+        14 seats, 15 waiting, 16 dirty, 17 queued, 18 groups, 19 groupIndex, 20 groupRoom, 21 tiers,
+        22 reservations, 23 reserved (includes/seats)
   ARGV: 1 player id, 2 'enter'|'withdraw', 3 when the request arrived (ms), 4 opens (ms or ''),
         5 closes (ms or ''), 6 the window's season ('' for none), 7 the seconds each season stays
         open ('' for none) (includes/window), 8 '1' when players must enter, 9 the most players,
@@ -34,7 +35,7 @@ if not rules then return { 11 } end
 local closed = windowStateAt(season, ARGV[6], ARGV[4], ARGV[5], ARGV[7], KEYS[12], ARGV[3]) == 'closed'
 local E = liveEntries(K)
 local G = groupKeys(KEYS[18], KEYS[19], KEYS[20], KEYS[21])
-local S = seatKeys(KEYS[13], KEYS[14], KEYS[15])
+local S = seatKeys(KEYS[13], KEYS[14], KEYS[15], KEYS[22], KEYS[23])
 local seat = seatRecord(S, player)
 local clock = serverClock()
 local changed = false

@@ -6,7 +6,7 @@
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
         17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
-        24 groupRoom, 25 tiers (includes/seats)
+        24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -14,7 +14,8 @@
         board's window: opens, closes (ms or '') and its season ('' for none), 14 the seconds each
         season stays open from its start ('' for none) (includes/window), 15-18 the board's
         entry rules: '1' when players must enter ('' otherwise), the most players, the most
-        attempts, a league's group size ('' for none) (includes/seats)
+        attempts, a league's group size ('' for none) (includes/seats), 19 '1' when the report
+        uses an attempt (and seat) its batch reserved ('' otherwise)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
@@ -76,7 +77,9 @@ local E = liveEntries(K, order)
 local rules = seatRules(ARGV[15], ARGV[16], ARGV[17], ARGV[18])
 local S, seat
 if rules then
-  S = seatKeys(KEYS[19], KEYS[20], KEYS[21])
+  S = seatKeys(KEYS[19], KEYS[20], KEYS[21], KEYS[26], KEYS[27])
+  -- A batch's report uses what the batch reserved: given back first, then taken as any report takes it.
+  if ARGV[19] == '1' then release(S, player, 1) end
   seat = seatRecord(S, player)
   local refusal = seatRefusal(E, S, rules, player, seat)
   if refusal then return { refusal } end

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { testStores } from '../helpers/context.js';
+import { createGame, createLeaderboard, internalBoard, sendBatch, signupMany, type TestGame } from '../helpers/fixtures.js';
+import { inParallel } from '../helpers/persistence.js';
+import { reserveReportsKeys, seatOfKeys } from '../../engine/live/keys.js';
+
+/**
+ * A server batch reserves before it writes (docs/competitions.md, part 3): on every board with
+ * entry rules it holds an attempt per report and a seat, in that board's own step (each board its
+ * own Redis Cluster slot), and gives them all back when one board refuses, so a batch lands whole or
+ * not at all even while other reports and batches race it for the last seats.
+ */
+describe('competitions: server batches reserve seats and attempts', function () {
+  this.timeout(120_000);
+  let game: TestGame;
+  before(async () => {
+    game = await createGame();
+  });
+
+  const seatsTaken = async (id: string) => {
+    const board = await internalBoard(game, id);
+    const [players] = await testStores().redis.seatOf(...seatOfKeys(testStores().prefix, board.internalId), 'nobody');
+    return players;
+  };
+  it('when one board of a batch is full, then the batch is refused whole and the other boards keep no seat or attempt for it', async () => {
+    const full = await createLeaderboard(game, { max_players: 1 });
+    const limited = await createLeaderboard(game, { max_attempts: 3, max_players: 10 });
+    const [holder, player] = await signupMany(game, 2);
+    await sendBatch(game, { player_id: holder!.playerId, scores: [1], leaderboard_ids: [full] }).expect(200);
+    const refused = await sendBatch(game, { player_id: player!.playerId, scores: [5, 6], leaderboard_ids: [limited, full] }).expect(409);
+    expect(refused.body.error.code).to.equal('leaderboard_full');
+    expect(refused.body.error.details).to.deep.equal([{ field: 'leaderboard_ids[1]', message: `leaderboard '${full}' is full` }]);
+    // Nothing held on the board that accepted: its seats and the player's three attempts are all there.
+    expect(await seatsTaken(limited)).to.equal(0);
+    const accepted = await sendBatch(game, {
+      player_id: player!.playerId,
+      scores: [1, 2, 3],
+      leaderboard_ids: [limited, limited, limited],
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(200);
+    expect(accepted.body.results.map((r: { attempts_left: number }) => r.attempts_left)).to.have.members([0, 1, 2]);
+  });
+
+  it('when 40 batches race for the last 10 seats of two boards, then each lands on both boards or on neither', async () => {
+    const first = await createLeaderboard(game, { max_players: 10 });
+    const second = await createLeaderboard(game, { max_players: 10, max_attempts: 5 });
+    const players = await signupMany(game, 40);
+    const answers = await inParallel(
+      players.map((p, i) => () => sendBatch(game, { player_id: p.playerId, scores: [i, i], leaderboard_ids: [first, second] })),
+      40,
+    );
+    const landed = players.filter((_, i) => answers[i]!.status === 200).map((p) => p.playerId);
+    for (const answer of answers) expect([200, 409]).to.include(answer.status);
+    expect(landed.length).to.be.within(1, 10);
+    const { redis, keys } = testStores();
+    const ranked = async (id: string) => (await redis.zrange(keys(await internalBoard(game, id)).scores, 0, -1)).sort();
+    expect(await ranked(first)).to.deep.equal([...landed].sort());
+    expect(await ranked(second)).to.deep.equal([...landed].sort());
+    // No refused batch left a reservation behind: the seats taken are the players who landed.
+    expect(await seatsTaken(first)).to.equal(landed.length);
+    expect(await seatsTaken(second)).to.equal(landed.length);
+  });
+
+  it('when a reservation is never used, then its seat and attempts are free again once it lapses', async () => {
+    const id = await createLeaderboard(game, { max_players: 1, max_attempts: 2 });
+    const board = await internalBoard(game, id);
+    const [player, other] = await signupMany(game, 2);
+    const { redis, prefix } = testStores();
+    // A batch that reserved and died before writing, with a lifetime of 300 ms.
+    const reply = await redis.reserveReports(
+      ...reserveReportsKeys(prefix, board.internalId),
+      player!.playerId,
+      Date.now(),
+      '',
+      '',
+      '',
+      '',
+      '',
+      '1',
+      '2',
+      '',
+      2,
+      300,
+    );
+    expect(reply).to.equal(1);
+    expect(await seatsTaken(id)).to.equal(1);
+    const held = await sendBatch(game, { player_id: other!.playerId, scores: [1], leaderboard_ids: [id] }).expect(409);
+    expect(held.body.error.code).to.equal('leaderboard_full');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await seatsTaken(id)).to.equal(0);
+    await sendBatch(game, { player_id: other!.playerId, scores: [1], leaderboard_ids: [id] }).expect(200);
+  });
+
+  it('when a batch names a board twice, then it reserves two attempts there and uses both', async () => {
+    const id = await createLeaderboard(game, { max_attempts: 2 });
+    const [player] = await signupMany(game, 1);
+    const twice = await sendBatch(game, { player_id: player!.playerId, scores: [1, 2], leaderboard_ids: [id, id] }).expect(200);
+    expect(twice.body.results.map((r: { attempts_left: number }) => r.attempts_left).sort()).to.deep.equal([0, 1]);
+    const third = await sendBatch(game, { player_id: player!.playerId, scores: [3], leaderboard_ids: [id] }).expect(403);
+    expect(third.body.error.code).to.equal('attempts_exhausted');
+    expect(await seatsTaken(id)).to.equal(1);
+  });
+});
