@@ -68,7 +68,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     open_seconds: leaderboard.openSeconds,
     rewards: bandsView(leaderboard.rewards),
     // Group ranks need a league's groups, which no board has yet.
-    rewards_by: 'rank',
+    rewards_by: leaderboard.rewardsBy,
     listed: leaderboard.listed,
     join_required: leaderboard.joinRequired,
     groups: leaderboard.groups,

@@ -1,6 +1,5 @@
 import Joi from 'joi';
 import type { LeaderboardSettings } from '../../engine/leaderboards/leaderboard-store.js';
-import { ValidationError } from '../../engine/errors.js';
 import {
   name,
   nullable,
@@ -126,18 +125,13 @@ export type SettingsFields = Value<typeof settingsBody>;
  * through here. A field left out (undefined) is left as it is, or takes its default on a new board.
  */
 export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings> {
-  // Group ranks exist only on a league's board, and leagues (groups) are not built yet (docs/competitions.md).
-  if (fields.rewards_by === 'group_rank') {
-    throw new ValidationError('rewards_by group_rank reads the ranks within a league’s groups; this leaderboard has no groups.', [
-      { field: 'rewards_by', message: 'must be rank on a leaderboard without groups' },
-    ]);
-  }
   return {
     ...(fields.name !== undefined && { name: fields.name }),
     ...(fields.type !== undefined && { type: fields.type }),
     ...(fields.sort_order !== undefined && { sortOrder: fields.sort_order }),
     ...(fields.client_reports !== undefined && { clientReports: fields.client_reports }),
     ...(fields.min_score !== undefined && { minScore: fields.min_score }),
+    ...(fields.rewards_by !== undefined && { rewardsBy: fields.rewards_by }),
     ...(fields.max_score !== undefined && { maxScore: fields.max_score }),
     ...(fields.reset_schedule !== undefined && { resetSchedule: fields.reset_schedule }),
     ...(fields.keep_seasons !== undefined && { keepSeasons: fields.keep_seasons }),

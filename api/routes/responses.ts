@@ -142,15 +142,19 @@ export const PlayerRecord = object({
     nullable(Joi.object().unknown(true))
       .example({ coins: 500 })
       .description(
-        'Once the season has closed or been archived: the reward of the rank shown (the claimed one once claimed), or null; absent while it is open',
+        'Once the season has closed or been archived: the reward of the rank shown, or with rewards_by group_rank of the group rank (the claimed one once claimed), or null; absent while it is open',
       ),
   ),
   reward_claimed_at: optional(
     nullable(time()).example(null).description('Once the season has closed or been archived: when the reward was claimed, or null'),
   ),
-  tier: optional(tierName().description("On a league board (groups), in the current season: the player's tier")),
-  group_id: optional(groupId().description('On a league board, in the current season: the group the player is in')),
-  group_rank: optional(nullable(rank()).description('On a league board, in the current season: the rank within the group')),
+  tier: optional(tierName().description("On a league board (groups), in the season read: the player's tier")),
+  group_id: optional(groupId().description('On a league board, in the season read: the group the player is in')),
+  group_rank: optional(
+    nullable(rank()).description(
+      'On a league board, in the season read: the rank within the group (an archived season’s as it ended, closed up)',
+    ),
+  ),
 }).id('PlayerRecord');
 
 export const ClaimedReward = object({

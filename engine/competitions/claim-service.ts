@@ -5,7 +5,7 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { ScoreService } from '../scores/score-service.js';
 import type { ClaimStore, ListedClaim } from './claim-store.js';
-import type { RewardReads } from './reward-reads.js';
+import { rewardRank, type RewardReads } from './reward-reads.js';
 import { rewardOf } from './rewards.js';
 import { windowOf, windowState } from './window.js';
 
@@ -57,10 +57,15 @@ export class ClaimService {
     if (await this.deps.store.banned(gameId, playerId)) {
       throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
     }
-    const { rank } = await this.deps.scores.record(gameId, leaderboardId, playerId, season);
-    const reward = rewardOf(await this.deps.rewards.bandsOf(board, season, live.season), rank);
-    if (!reward)
-      throw new NotFoundError('record_not_found', `Rank ${rank} of season ${season} earns no reward on leaderboard '${leaderboardId}'.`);
+    const record = await this.deps.scores.record(gameId, leaderboardId, playerId, season);
+    const { bands, by } = await this.deps.rewards.bandsOf(board, season, live.season);
+    // The rank the bands read: the board's, or on a league whose rewards follow groups, the group's.
+    const rank = rewardRank(by, { rank: record.rank, groupRank: record.place?.groupRank });
+    const reward = rank === undefined ? null : rewardOf(bands, rank);
+    if (!reward || rank === undefined) {
+      const what = by === 'group_rank' ? `Group rank ${rank ?? '(none)'}` : `Rank ${rank}`;
+      throw new NotFoundError('record_not_found', `${what} of season ${season} earns no reward on leaderboard '${leaderboardId}'.`);
+    }
     const claimedAt = await this.deps.transact(async (client) => {
       const store = this.deps.store.in(client);
       // Checked again under the player's row lock: a ban falls wholly before or after the claim.

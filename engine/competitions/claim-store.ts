@@ -1,3 +1,4 @@
+import type { RewardsBy } from '../leaderboards/leaderboard-store.js';
 import type { Queryable } from '../db.js';
 import { generatedDisplayName } from '../players/display-names.js';
 
@@ -78,11 +79,14 @@ export class ClaimStore {
   async archivedBands(
     leaderboardInternalId: number,
     season: number,
-  ): Promise<{ rank_from: number; rank_to: number; reward: object }[] | undefined> {
-    const { rows } = await this.db.query<{ rewards: { rank_from: number; rank_to: number; reward: object }[] | null }>(
-      `SELECT settings->'rewards' AS rewards FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2`,
+  ): Promise<{ bands: { rank_from: number; rank_to: number; reward: object }[]; by: RewardsBy } | undefined> {
+    const { rows } = await this.db.query<{
+      rewards: { rank_from: number; rank_to: number; reward: object }[] | null;
+      by: RewardsBy | null;
+    }>(
+      `SELECT settings->'rewards' AS rewards, settings->>'rewards_by' AS by FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2`,
       [leaderboardInternalId, season],
     );
-    return rows[0] && (rows[0].rewards ?? []);
+    return rows[0] && { bands: rows[0].rewards ?? [], by: rows[0].by ?? 'rank' };
   }
 }

@@ -129,9 +129,18 @@ export class LeagueReads {
     };
   }
 
-  /** The player's tier, group and rank within it this season, on a league board; undefined off leagues or outside any group. */
-  async placeOf(board: Leaderboard, playerId: string): Promise<GroupPlace | undefined> {
+  /**
+   * The player's tier, group and rank within it in `season` (this one, or an archived one), on a
+   * league board; undefined off leagues or outside any group.
+   */
+  async placeOf(board: Leaderboard, playerId: string, season = board.season): Promise<GroupPlace | undefined> {
     if (!board.groups) return undefined;
+    if (season !== board.season) {
+      const archived = season < board.season ? await this.deps.archives.group(board.internalId, season, { playerId }) : undefined;
+      const member = archived?.members.find((m) => m.id === playerId);
+      if (!archived || !member) return undefined;
+      return { tier: tierName(board.groups, archived.tier), groupId: String(archived.group), groupRank: member.groupRank };
+    }
     const group = await this.deps.rankings.group(board, { playerId });
     if (!group) return undefined;
     return {

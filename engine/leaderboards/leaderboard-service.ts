@@ -35,6 +35,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   maxAttempts: null,
   groups: null,
   rewards: [],
+  rewardsBy: 'rank',
   listed: false,
 };
 
@@ -190,7 +191,11 @@ export class LeaderboardService {
     if (closed && !(same(before.opensAt, after?.opensAt) && same(before.closesAt, after?.closesAt))) {
       throw new ConflictError("The current season's window has closed: it stays as it ended until the next reset.");
     }
-    if (closed && JSON.stringify(bandsView(updated.rewards)) !== JSON.stringify(bandsView(existing.rewards))) {
+    if (
+      closed &&
+      (JSON.stringify(bandsView(updated.rewards)) !== JSON.stringify(bandsView(existing.rewards)) ||
+        updated.rewardsBy !== existing.rewardsBy)
+    ) {
       throw new ConflictError('The current season has closed: its rewards stay as they were until the next reset.');
     }
     if (closed && JSON.stringify(updated.groups) !== JSON.stringify(existing.groups)) {
@@ -302,6 +307,7 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     closes_at: settings.closesAt?.toISOString() ?? null,
     open_seconds: settings.openSeconds,
     rewards: bandsView(settings.rewards),
+    rewards_by: settings.rewardsBy,
     listed: settings.listed,
     join_required: settings.joinRequired,
     max_players: settings.maxPlayers,
@@ -347,6 +353,11 @@ function checked<T extends LeaderboardSettings>(settings: T, before?: Leaderboar
   const tiers = settings.groups?.tiers ?? [];
   if (new Set(tiers).size !== tiers.length) {
     throw new ValidationError('Each tier needs a name of its own.', [{ field: 'groups.tiers', message: 'names must be distinct' }]);
+  }
+  if (settings.rewardsBy === 'group_rank' && !settings.groups) {
+    throw new ValidationError('rewards_by group_rank reads the ranks within a league’s groups; this leaderboard has no groups.', [
+      { field: 'rewards_by', message: 'must be rank on a leaderboard without groups' },
+    ]);
   }
   const bands = bandsProblem(settings.rewards);
   if (bands)

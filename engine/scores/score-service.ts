@@ -223,11 +223,9 @@ export class ScoreService {
     }
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
-    const [reward, place] = await Promise.all([
-      this.deps.rewards.ofRecord(leaderboard, read, playerId, entry.rank),
-      // Groups are the current season's only (they are not archived yet).
-      read === leaderboard.season ? this.deps.leagues.placeOf(leaderboard, playerId) : undefined,
-    ]);
+    // On a league board the group first: rewards may follow the rank within it.
+    const place = leaderboard.groups ? await this.deps.leagues.placeOf(leaderboard, playerId, read) : undefined;
+    const reward = await this.deps.rewards.ofRecord(leaderboard, read, playerId, { rank: entry.rank, groupRank: place?.groupRank });
     return {
       leaderboard,
       player: asOfSeason,

@@ -46,6 +46,17 @@ describe('competitions: league moves at a season end', function () {
   const serverGroup = (id: string, group: string, query = '') =>
     api().get(`/api/v1/server/leaderboards/${id}/groups/${group}${query}`).set(secretKey(game));
   const reset = (id: string) => api().post(`/api/v1/server/leaderboards/${id}/reset`).set(secretKey(game)).expect(200);
+  const closeNow = (id: string) =>
+    api()
+      .put(`/api/v1/server/leaderboards/${id}`)
+      .set(secretKey(game))
+      .send({ closes_at: new Date(Date.now() - 1).toISOString() })
+      .expect(200);
+  /** Each player's tier as their first report of the new season puts them in a group. */
+  const tiersNextSeason = async (id: string, players: TestPlayer[]) => {
+    for (const player of players) await reportScore(game, player, id, 1).expect(200);
+    return Promise.all(players.map((player) => tierOf(id, player)));
+  };
   const tierOf = async (id: string, player: TestPlayer) => ((await myGroup(id, player).expect(200)).body as GroupBody).tier;
 
   /** Five players in one bronze group, scored 50 (best) down to 10, and the board's internal row. */
@@ -60,14 +71,7 @@ describe('competitions: league moves at a season end', function () {
     const { id, players } = await seasonOfFive();
     await reset(id);
     // Each player's first report of season 2 puts them in a group of the tier season 1 gave them.
-    for (const player of players) await reportScore(game, player, id, 1).expect(200);
-    expect(await Promise.all(players.map((player) => tierOf(id, player)))).to.deep.equal([
-      'silver',
-      'silver',
-      'bronze',
-      'bronze',
-      'bronze',
-    ]);
+    expect(await tiersNextSeason(id, players)).to.deep.equal(['silver', 'silver', 'bronze', 'bronze', 'bronze']);
     const silver = (await myGroup(id, players[0]!).expect(200)).body as GroupBody;
     expect(silver.entries.map((entry) => entry.player_id)).to.have.members(players.slice(0, 2).map((p) => p.playerId));
     expect(silver.group_id).to.not.equal((await myGroup(id, players[2]!).expect(200)).body.group_id);
@@ -115,11 +119,7 @@ describe('competitions: league moves at a season end', function () {
       'stay',
       'stay',
     ]);
-    await api()
-      .put(`/api/v1/server/leaderboards/${id}`)
-      .set(secretKey(game))
-      .send({ closes_at: new Date(Date.now() - 1).toISOString() })
-      .expect(200);
+    await closeNow(id);
     const closed = (await myGroup(id, players[0]!).expect(200)).body as GroupBody;
     expect(closed.entries.map((e) => [e.moved_to, e.zone])).to.deep.equal([
       ['silver', undefined],
@@ -155,14 +155,51 @@ describe('competitions: league moves at a season end', function () {
     await waitForPersistence(board);
     await boardLosesLiveState(board);
     await testStores().redis.del(testStores().keys(board).tiers);
-    for (const player of players) await reportScore(game, player, id, 1).expect(200);
-    expect(await Promise.all(players.map((player) => tierOf(id, player)))).to.deep.equal([
-      'silver',
-      'silver',
-      'bronze',
-      'bronze',
-      'bronze',
-    ]);
+    expect(await tiersNextSeason(id, players)).to.deep.equal(['silver', 'silver', 'bronze', 'bronze', 'bronze']);
+  });
+
+  it('when rewards follow group ranks, then each group’s best earns the top band, in records and claims, live and archived', async () => {
+    const bands = [{ rank_from: 1, rank_to: 1, reward: { coins: 100 } }];
+    const id = await createLeaderboard(game, {
+      groups: LEAGUE,
+      rewards: bands,
+      rewards_by: 'group_rank',
+      closes_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect((await api().get(`/api/v1/server/leaderboards/${id}`).set(secretKey(game)).expect(200)).body.rewards_by).to.equal('group_rank');
+    // Ten players: the first five fill group 1 (scores 100..60), the next five group 2 (scores 5..1).
+    const players = await signupMany(game, 10);
+    for (const [i, player] of players.entries()) await reportScore(game, player, id, i < 5 ? 100 - 10 * i : 10 - i).expect(200);
+    const board = await internalBoard(game, id);
+    await closeNow(id);
+    const record = (player: TestPlayer, season = '') =>
+      api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}${season}`).set(secretKey(game)).expect(200);
+    const second = (await record(players[5]!)).body;
+    expect(second).to.include({ rank: 6, group_id: '2', group_rank: 1 });
+    expect(second.reward).to.deep.equal({ coins: 100 });
+    expect((await record(players[1]!)).body).to.include({ rank: 2, group_rank: 2, reward: null });
+    const claimed = await api()
+      .post(`/api/v1/server/leaderboards/${id}/seasons/1/claims/${players[5]!.playerId}`)
+      .set(secretKey(game))
+      .expect(200);
+    expect(claimed.body).to.include({ rank: 1 });
+    const refused = await api()
+      .post(`/api/v1/server/leaderboards/${id}/seasons/1/claims/${players[1]!.playerId}`)
+      .set(secretKey(game))
+      .expect(404);
+    expect(refused.body.error.code).to.equal('record_not_found');
+    // Archived: the season keeps the rule it ended with, and its records their group.
+    await reset(id);
+    await waitForPersistence(board);
+    const archived = (await record(players[0]!, '?season=1')).body;
+    expect(archived).to.include({ rank: 1, tier: 'bronze', group_id: '1', group_rank: 1 });
+    expect(archived.reward).to.deep.equal({ coins: 100 });
+    expect((await record(players[6]!, '?season=1')).body).to.include({ group_rank: 2, reward: null });
+    const late = await api()
+      .post(`/api/v1/server/leaderboards/${id}/seasons/1/claims/${players[0]!.playerId}`)
+      .set(secretKey(game))
+      .expect(200);
+    expect(late.body).to.include({ rank: 1 });
   });
 
   it('when a player is erased, then their tier and archived group rows go', async () => {

@@ -203,9 +203,12 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     const league = { size: 5, tiers: ['bronze', 'silver'], promote: 1, relegate: 1 };
     await page.getByLabel('Id', { exact: true }).fill(id);
     await page.getByLabel('League groups (JSON; empty: none)').fill(JSON.stringify(league));
+    await page.getByLabel('Rewards follow').selectOption('group_rank');
     await page.getByRole('button', { name: 'Create leaderboard' }).click();
     await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
     expect((await boardFromApi(game, id))?.groups).to.deep.equal(league);
+    expect((await boardFromApi(game, id))?.rewards_by).to.equal('group_rank');
+    expect(await page.getByLabel('Rewards follow').inputValue()).to.equal('group_rank');
     await scoredPlayers(game, id, [1, 2, 3, 4, 5, 6]);
     await page.reload();
     const card = page.getByRole('region', { name: /Groups in season 1: 2/ });

@@ -56,6 +56,7 @@ export const settingsFields = {
   keep_seasons: optional(Joi.number().integer().min(1).max(1000).empty('')),
   open_seconds: optional(Joi.number().integer().min(60).max(31_622_400).empty('')),
   rewards: optional(Joi.string().trim().max(65_536).empty('')),
+  rewards_by: optional(oneOf('rank', 'group_rank')),
   groups: optional(Joi.string().trim().max(4096).empty('').example(JSON.stringify(LEAGUE_EXAMPLE))),
   tie_break: optional(oneOf('shared', 'earliest')),
   opens_at: windowField,
@@ -119,8 +120,7 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     open_seconds: form.open_seconds ?? null,
     rewards: rewardsOf(form.rewards),
     groups: groupsOf(form.groups),
-    // The only choice until leagues (groups) exist.
-    rewards_by: undefined,
+    rewards_by: form.rewards_by ?? 'rank',
   };
   return settingsOf(fields);
 }
@@ -344,6 +344,11 @@ ${board && board.rewards.length > 0 ? JSON.stringify(bandsView(board.rewards)) :
           Up to 50 bands, e.g. [{"rank_from": 1, "rank_to": 3, "reward": {"coins": 500}}]: once a season has closed, each player claims the
           reward of their rank, once.
         </p>
+        <label for="${p}-rewards-by">Rewards follow</label>
+        <select id="${p}-rewards-by" name="rewards_by">
+          ${option('rank', 'The rank on the leaderboard', board?.rewardsBy !== 'group_rank')}
+          ${option('group_rank', 'The rank within the league group', board?.rewardsBy === 'group_rank')}
+        </select>
         <label for="${p}-groups">League groups (JSON; empty: none)</label>
         <textarea id="${p}-groups" name="groups" rows="2" maxlength="4096" aria-describedby="${p}-groups-hint">
 ${board?.groups ? JSON.stringify(board.groups) : ''}</textarea>
