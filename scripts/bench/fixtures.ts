@@ -38,8 +38,9 @@ export const BOARDS = {
   /** A best board with a one-off window, open through the run (docs/competitions.md). */
   windowed: 'windowed',
   /**
-   * A best board players must enter, with a seat for every player and 10,000 attempts each
-   * (docs/competitions.md, part 3): every seeded player is entered and holds a score.
+   * A best board players must enter, with a seat for every player and 10,000 attempts each, run as a
+   * league in groups of 50 (docs/competitions.md, parts 3 and 6): every seeded player is entered,
+   * holds a score and is in a group.
    */
   entries: 'entries',
 } as const;

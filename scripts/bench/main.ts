@@ -28,6 +28,7 @@ import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scena
 import { seasonFigures } from './season-figures.js';
 import { moderationFigures } from './moderation-figures.js';
 import { tieFigures } from './ties-figures.js';
+import { leagueFigures } from './league-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
 import { freePort, serviceEnv, startWorker, type ServiceSetup } from './service.js';
 import { evaluateTargets } from './targets.js';
@@ -97,6 +98,10 @@ async function main(): Promise<void> {
       if (options.only.includes('moderation')) {
         log(`Moderation: ban and unban on 10 boards of ${options.players} entries, reads with 1% of players banned vs none`);
         results.moderation = await moderationFigures(setup, options, engine, parts, redis, ctx);
+      }
+      if (options.only.includes('league')) {
+        log('League: the season end of 100,000 players in groups of 50, its moves and archive, report_score meanwhile');
+        results.league = await leagueFigures(setup, options, engine, parts, redis, ctx);
       }
       if (options.only.includes('ties')) {
         log(`Ties: report_score on an earliest board and on one with 4 tiebreakers vs a shared board, list ranks of 100 vs a page of 100`);

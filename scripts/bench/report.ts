@@ -7,7 +7,8 @@ import { bareFor, clusterPairs, rungFor, type BenchResults } from './results.js'
 import { RUNGS } from './scenarios.js';
 import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
-import { seasonRows } from './season-rows.js';
+import { seasonRows, type SeasonRow } from './season-rows.js';
+import { leagueRows } from './league-figures.js';
 import { tieRatios } from './ties-figures.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -35,6 +36,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
   else if (results.comparison) lines.push(...comparisonSection(results));
   else if (results.runs.length > 0) lines.push(...serviceSections(results)); // none when --only named optional scenarios alone
   if (results.seasons) lines.push(...seasonsSection(results));
+  if (results.league) lines.push(...leagueSection(results));
   if (results.moderation) lines.push(...moderationSection(results));
   if (results.ties) lines.push(...tiesSection(results));
 
@@ -252,13 +254,37 @@ function seasonsSection(results: BenchResults): string[] {
       'between season 1 of the reset board (read from PostgreSQL) and the live main board (Redis), rounds in turn starting ' +
       "with either; the ratio is the median of the rounds' ratios.",
     '',
+    ...figureTable(seasonRows(figures)),
+  ];
+  return lines;
+}
+
+/** A table of figures, each judged against its target (or only reported). */
+function figureTable(rows: SeasonRow[]): string[] {
+  const lines = [
     row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
     row(['---', '---', '---', '---:', '---', '---']),
   ];
-  for (const r of seasonRows(figures)) {
+  for (const r of rows) {
     const result = r.target === undefined ? '' : r.pass === undefined ? 'n/a' : r.pass ? 'PASS' : 'FAIL';
     lines.push(row([r.figure, r.measured, r.comparedWith, r.ratio, r.target ?? 'reported', result]));
   }
+  return lines;
+}
+
+/** --only league: a league's season end, its moves and archive, and report_score around it. */
+function leagueSection(results: BenchResults): string[] {
+  const figures = results.league!;
+  const lines = [
+    '',
+    `## League: the season end of ${num(figures.players)} players in groups of 50`,
+    '',
+    '1 API process, worker apart, all players in the middle of three tiers and scored. The reset is answered at once; ' +
+      'the worker (or the first player of the next season) then moves every group and archives the season with its ' +
+      'groups and tiers. report_score runs on the main board for a few seconds right before the reset and again right after it.',
+    '',
+    ...figureTable(leagueRows(figures)),
+  ];
   return lines;
 }
 

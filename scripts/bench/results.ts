@@ -1,3 +1,4 @@
+import type { LeagueFigures } from './league-figures.js';
 import type { AvatarSizeCost } from './avatar-figures.js';
 import type { ScenarioRun } from './load.js';
 import type { BacklogFigures, RecountFigures } from './worker-figures.js';
@@ -52,6 +53,8 @@ export interface BenchResults {
   moderation?: ModerationFigures;
   /** --only ties: report_score on tie-breaking boards and list ranks, in alternating rounds; bytes per entry. */
   ties?: TieFigures;
+  /** --only league: a 100,000-player league's season end, its moves and archive, report_score meanwhile. */
+  league?: LeagueFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

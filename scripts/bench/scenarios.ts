@@ -131,7 +131,7 @@ export function selectScenarios(only: string[], processes: number, variants: boo
  * 1,000,000-entry board and measures the reset, its archive and the archived season's reads;
  * `moderation` bans on big boards; `ties` reports on tie-breaking boards and ranks lists of players.
  */
-export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties'] as const;
+export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties', 'league'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_SCENARIOS: Scenario[] = [

@@ -12,10 +12,10 @@ export interface SeasonRow {
   pass?: boolean;
 }
 
-const num = (n: number) => Math.round(n).toLocaleString('en-US');
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-const seconds = (ms: number | null) => (ms === null ? 'not within the timeout' : `${(ms / 1000).toFixed(1)} s`);
-const load = (run: ScenarioRun) => `${num(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${num(run.errors)} errors`;
+export const num = (n: number) => Math.round(n).toLocaleString('en-US');
+export const pct = (x: number) => `${Math.round(x * 100)}%`;
+export const seconds = (ms: number | null) => (ms === null ? 'not within the timeout' : `${(ms / 1000).toFixed(1)} s`);
+export const load = (run: ScenarioRun) => `${num(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${num(run.errors)} errors`;
 
 /** The seasons scenario as rows: what the table prints and the targets judge. */
 export function seasonRows(figures: SeasonFigures): SeasonRow[] {

@@ -93,7 +93,7 @@ export async function seed(
       [BOARDS.sum, { ...individual, updateStrategy: 'sum' }],
       [BOARDS.metadata, individual],
       [BOARDS.windowed, { ...individual, opensAt: new Date(Date.now() - DAY_MS), closesAt: new Date(Date.now() + 30 * DAY_MS) }],
-      [BOARDS.entries, { ...individual, joinRequired: true, maxPlayers: 1_000_000, maxAttempts: 10_000 }],
+      [BOARDS.entries, { ...individual, joinRequired: true, maxPlayers: 1_000_000, maxAttempts: 10_000, groups: ENTRIES_LEAGUE }],
     );
   }
   for (const [id, settings] of definitions) boards[id] = (await engine.leaderboards.put(game.id, id, settings, 'system')).leaderboard;
@@ -158,9 +158,9 @@ export async function seed(
           const entriesBoard = boards[BOARDS.entries]!.internalId;
           await copy(
             client,
-            'season_seats (leaderboard_internal_id, season, player_id, attempts, entered, version)',
+            'season_seats (leaderboard_internal_id, season, player_id, attempts, entered, version, group_no, tier)',
             players,
-            (i) => `${entriesBoard}\t1\t${ids[i]}\t0\ttrue\t1\n`,
+            (i) => `${entriesBoard}\t1\t${ids[i]}\t0\ttrue\t1\t${entriesGroup(i)}\t0\n`,
           );
           const metadataBoard = boards[BOARDS.metadata]!.internalId;
           await copy(client, 'scores (leaderboard_internal_id, player_id, score, metadata)', players, (i) => {
@@ -189,16 +189,30 @@ export async function seed(
       await writeSortedSet(redis, key(BOARDS.windowed).scores, ids, windowedScores!);
       const entriesKeys = key(BOARDS.entries);
       await writeSortedSet(redis, entriesKeys.scores, ids, entriesScores!);
-      // Entered, no attempt used yet: the seat each player holds (engine/live/scripts/includes/seats.lua).
+      // Entered, no attempt used yet, in a league group of the lowest tier: the seat each player holds
+      // and the groups as joining made them (engine/live/scripts/includes/seats.lua).
       await writeChunks(
         players,
         (batch, from, to) => {
           const args: string[] = [];
-          for (let i = from; i < to; i += 1) args.push(ids[i]!, '0:1:1');
+          for (let i = from; i < to; i += 1) args.push(ids[i]!, `0:1:1:${entriesGroup(i)}:0`);
           batch.hset(entriesKeys.seats, ...args);
         },
         redis,
       );
+      const groupCount = entriesGroup(players - 1);
+      await writeChunks(
+        groupCount,
+        (batch, from, to) => {
+          for (let g = from + 1; g <= to; g += 1) {
+            const members = ids.slice((g - 1) * ENTRIES_LEAGUE.size, Math.min(g * ENTRIES_LEAGUE.size, players));
+            batch.hset(entriesKeys.groups, String(g), `0:${members.length}`, `m${g}`, members.join(' '));
+            batch.zadd(entriesKeys.groupIndex, g, String(g));
+          }
+        },
+        redis,
+      );
+      await redis.hset(entriesKeys.groups, 'n', groupCount);
       const metadataKeys = key(BOARDS.metadata);
       await writeSortedSet(redis, metadataKeys.scores, ids, metadataScores!);
       await writeChunks(
@@ -231,6 +245,10 @@ export async function seed(
  * One more individual board holding the first `players` players, laid out in both stores as seed()
  * lays out its boards (scores by COPY, the sorted set by pipelined ZADD), with scores drawn from `scoreSeed`.
  */
+/** The entries board is a league too: groups of 50, every seeded player in one, in the lowest tier. */
+const ENTRIES_LEAGUE = { size: 50, tiers: ['bronze', 'silver', 'gold'], promote: 5, relegate: 5 };
+const entriesGroup = (i: number) => Math.floor(i / ENTRIES_LEAGUE.size) + 1;
+
 export async function seedBoard(pool: pg.Pool, redis: RedisClient, board: Leaderboard, players: number, scoreSeed: number): Promise<void> {
   const ids = Array.from({ length: players }, (_, i) => playerId(i));
   const scores = randomInts(scoreSeed, players, SEEDED_SCORE_CEILING);
