@@ -21,8 +21,8 @@ function liveStateRequest(error: unknown): { missing: true } | { dueSeason: numb
   return match[1] === 'DUE' ? { dueSeason: Number(match[2]) } : { movesSeason: Number(match[2]) };
 }
 
-/** How many times one call may find its board missing or due before it answers 503. */
-const LIVE_STATE_ATTEMPTS = 3;
+/** How many times one call may find its board missing, due or awaiting moves before it answers 503. */
+const LIVE_STATE_ATTEMPTS = 4;
 
 const rebuilding = () => new UnavailableError('The leaderboard is being rebuilt from PostgreSQL; retry shortly.');
 

@@ -262,6 +262,11 @@ export class Rankings {
     return true;
   }
 
+  /** Whether Redis holds any of the board's league tiers (or moves due). */
+  async holdsTiers(board: { internalId: number }): Promise<boolean> {
+    return (await this.redis.exists(leaderboardKeys(this.prefix, board.internalId).tiers)) === 1;
+  }
+
   /**
    * Puts persisted league tiers back into a board being rebuilt; a tier Redis already holds stays
    * (it is newer: PostgreSQL follows Redis).

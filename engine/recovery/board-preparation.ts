@@ -88,7 +88,9 @@ export class BoardPreparation {
       }
     }
     // A league's tiers before its seats: nobody joins a group at a tier the moves have changed since.
-    if (leaderboard.groups) {
+    // Only into a board that lost them all: tiers Redis holds are newer than PostgreSQL's (the lowest
+    // tier is no field, so a merge would bring back a tier a move not yet archived took away).
+    if (leaderboard.groups && !(await this.deps.rankings.holdsTiers(leaderboard))) {
       for await (const page of this.deps.seats.tierPages(leaderboard.internalId)) await this.deps.rankings.restoreTiers(leaderboard, page);
     }
     // After the entries, so an entered player who holds none waits for a first report again.

@@ -270,6 +270,9 @@ export class ScoreService {
     if (needPersistence.length > 0) await this.deps.marks.requestJobs([...new Set(needPersistence)]);
     const failed = settled.findIndex((s) => s.status === 'rejected');
     if (failed !== -1) {
+      // A refused pair used nothing its batch reserved for it: given back now rather than in 60 s.
+      const unused = pairs.filter(([board], i) => settled[i]!.status === 'rejected' && reserved.has(board.internalId));
+      await Promise.all(unused.map(([board]) => this.deps.rankings.releaseReports(board, playerId, 1).catch(() => undefined)));
       if (retry && settled.every((s) => s.status === 'rejected')) await this.deps.retries.release(retry);
       const error = (settled[failed] as PromiseRejectedResult).reason as unknown;
       // Settings read before a change of the board's tie settings: read them again for the next try.

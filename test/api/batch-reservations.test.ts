@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { testStores } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import { createGame, createLeaderboard, internalBoard, sendBatch, signupMany, type TestGame } from '../helpers/fixtures.js';
 import { inParallel } from '../helpers/persistence.js';
-import { reserveReportsKeys, seatOfKeys } from '../../engine/live/keys.js';
+import { releaseReportsKeys, reportScoreKeys, reserveReportsKeys, seatOfKeys } from '../../engine/live/keys.js';
 
 /**
  * A server batch reserves before it writes (docs/competitions.md, part 3): on every board with
@@ -88,6 +88,99 @@ describe('competitions: server batches reserve seats and attempts', function () 
     expect(held.body.error.code).to.equal('leaderboard_full');
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await seatsTaken(id)).to.equal(0);
+    await sendBatch(game, { player_id: other!.playerId, scores: [1], leaderboard_ids: [id] }).expect(200);
+  });
+
+  /**
+   * The board's scripts called as a batch calls them (engine/live/rankings.ts), for the steps no
+   * request can time: reserving, and one report of the batch using what it reserved.
+   */
+  const scripts = async (id: string, rules: { maxPlayers: number; groupSize?: number }) => {
+    const board = await internalBoard(game, id);
+    const { redis, prefix } = testStores();
+    const seatArgs = ['', String(rules.maxPlayers), '', rules.groupSize ? String(rules.groupSize) : ''];
+    return {
+      reserve: (playerId: string, reports: number) =>
+        redis.reserveReports(
+          ...reserveReportsKeys(prefix, board.internalId),
+          playerId,
+          Date.now(),
+          '',
+          '',
+          '',
+          '',
+          ...seatArgs,
+          reports,
+          60_000,
+        ),
+      release: (playerId: string, reports: number) =>
+        redis.releaseReports(...releaseReportsKeys(prefix, board.internalId), playerId, reports),
+      report: (playerId: string, score: number) =>
+        redis.reportScore(
+          ...reportScoreKeys(prefix, board.internalId, playerId),
+          playerId,
+          String(score),
+          'desc',
+          60_000,
+          'best',
+          '',
+          '',
+          0,
+          '',
+          Date.now(),
+          '',
+          '',
+          '',
+          '',
+          ...seatArgs,
+          '1',
+        ),
+    };
+  };
+
+  it('when a report using a reservation must wait for league moves, then it leaves the reservation for the call asked again', async () => {
+    const id = await createLeaderboard(game, { max_players: 10, groups: { size: 5, tiers: ['low', 'high'], promote: 1, relegate: 1 } });
+    const board = await internalBoard(game, id);
+    const [player] = await signupMany(game, 1);
+    const { redis, keys } = testStores();
+    const calls = await scripts(id, { maxPlayers: 10, groupSize: 5 });
+    expect(await calls.reserve(player!.playerId, 1)).to.equal(1);
+    // A season whose league moves are due: the report stops before writing anything.
+    await redis.hset(keys(board).tiers, ':moves', '0');
+    const stopped = await calls.report(player!.playerId, 7).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(stopped).to.match(/^LBMOVES 0/);
+    expect(await redis.hget(keys(board).reservations, player!.playerId)).to.match(/^1:/);
+    expect(await redis.zscore(keys(board).reserved, player!.playerId)).to.not.equal(null);
+    // Asked again once the moves are applied, it uses the reservation once.
+    await redis.hdel(keys(board).tiers, ':moves');
+    await calls.report(player!.playerId, 7);
+    expect(await redis.hexists(keys(board).reservations, player!.playerId)).to.equal(0);
+    expect(await seatsTaken(id)).to.equal(1);
+  });
+
+  it('when a player enters while a batch holds a seat for them, then the seat stays theirs after the batch gives it back', async () => {
+    const id = await createLeaderboard(game, { max_players: 1 });
+    const [player, other] = await signupMany(game, 2);
+    const calls = await scripts(id, { maxPlayers: 1 });
+    expect(await calls.reserve(player!.playerId, 1)).to.equal(1);
+    const client = (p: typeof player) => ({ 'Publishable-Key': game.publishableKey, 'Anonymous-Authorization': p!.token });
+    await api().post(`/api/v1/client/leaderboards/${id}/entry`).set(client(player)).expect(200);
+    await calls.release(player!.playerId, 1);
+    expect(await seatsTaken(id)).to.equal(1);
+    const full = await api().post(`/api/v1/client/leaderboards/${id}/entry`).set(client(other)).expect(409);
+    expect(full.body.error.code).to.equal('leaderboard_full');
+  });
+
+  it('when the first of a batch’s two reports to a board lands, then the player’s seat counts once', async () => {
+    const id = await createLeaderboard(game, { max_players: 2 });
+    const [player, other] = await signupMany(game, 2);
+    const calls = await scripts(id, { maxPlayers: 2 });
+    expect(await calls.reserve(player!.playerId, 2)).to.equal(1);
+    await calls.report(player!.playerId, 5);
+    expect(await seatsTaken(id)).to.equal(1);
     await sendBatch(game, { player_id: other!.playerId, scores: [1], leaderboard_ids: [id] }).expect(200);
   });
 

@@ -44,9 +44,11 @@ if action == 'enter' then
   -- An upcoming season takes entries; a closed one is final.
   if closed then return { 6 } end
   if rules.groupSize and seat.group == '' then awaitMoves(G) end
-  if not holdsSeat(E, S, player) then
-    if rules.maxPlayers and seatsTaken(E, S) >= rules.maxPlayers then return { 8 } end
+  if not holdsEntry(E, S, player) and redis.call('SISMEMBER', S.waiting, player) == 0 then
+    -- A seat a batch reserved for the player becomes theirs for good; else a free one is needed.
+    if not holdsSeat(E, S, player) and rules.maxPlayers and seatsTaken(E, S) >= rules.maxPlayers then return { 8 } end
     redis.call('SADD', S.waiting, player)
+    redis.call('ZREM', S.reserved, player)
     changed = true
   end
   if not seat.entered then

@@ -75,12 +75,15 @@ local E = liveEntries(K, order)
 -- Then entry, seat and attempts, in that order, in the same step as the report would apply, so a
 -- limit is never passed by one under any concurrency. Boards without rules (most) return at once.
 local rules = seatRules(ARGV[15], ARGV[16], ARGV[17], ARGV[18])
-local S, seat
+local S, seat, usesReservation
 if rules then
   S = seatKeys(KEYS[19], KEYS[20], KEYS[21], KEYS[26], KEYS[27])
-  -- A batch's report uses what the batch reserved: given back first, then taken as any report takes it.
-  if ARGV[19] == '1' then release(S, player, 1) end
   seat = seatRecord(S, player)
+  -- A batch's report uses what the batch reserved: judged as given back, then taken as any report
+  -- takes it; given back for real only once the report applies (nothing is written before that, so
+  -- a refusal or an LBMOVES leaves the reservation for the call asked again).
+  usesReservation = ARGV[19] == '1' and seat.reserved > 0
+  if usesReservation then seat.reserved = seat.reserved - 1 end
   local refusal = seatRefusal(E, S, rules, player, seat)
   if refusal then return { refusal } end
   if rules.groupSize and seat.group == '' then awaitMoves(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25])) end
@@ -116,6 +119,9 @@ if rules then
   end
   writeSeat(S, player, seat, nextVersion(K, clock))
   redis.call('SREM', S.waiting, player)
+  if usesReservation then release(S, player, 1) end
+  -- The player holds an entry now: a seat a batch reserved for them would count twice.
+  redis.call('ZREM', S.reserved, player)
 end
 if entryMoved or rules then
   -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.

@@ -67,7 +67,8 @@ end
 local function reserve(E, S, player, count, ms)
   local held = reservationOf(S, player)
   local till = S.now + ms
-  if not holdsSeat(E, S, player) then redis.call('ZADD', S.reserved, till, player) end
+  -- A seat reserved already lasts as long as the attempts; a player holding none gets one.
+  if redis.call('ZSCORE', S.reserved, player) or not holdsSeat(E, S, player) then redis.call('ZADD', S.reserved, till, player) end
   redis.call('HSET', S.reservations, player, (held + count) .. ':' .. string.format('%.0f', till))
   redis.call('PEXPIRE', S.reservations, ms)
   redis.call('PEXPIRE', S.reserved, ms)
