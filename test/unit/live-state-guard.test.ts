@@ -35,7 +35,24 @@ describe('unit: the live-state guard around script calls', () => {
     expect(ended).to.deep.equal([[5, 12]]);
   });
 
-  it('when the board stays missing, then the third attempt answers 503 unavailable without a fourth call', async () => {
+  it('when a call finds its board missing, then its season due, then league moves due, then each is settled in turn and the call answers', async () => {
+    const guard = new LiveStateGuard();
+    const settled: string[] = [];
+    guard.recoverWith(async () => void settled.push('recovered'));
+    guard.endDueWith(async (_, season) => void settled.push(`ended ${season}`));
+    guard.movesWith(async (_, season) => void settled.push(`moved ${season}`));
+    const errors = ['LBMISSING gone', 'LBDUE 3 due', 'LBMOVES 3 moves due'];
+    let calls = 0;
+    const answer = await guard.run(board, async () => {
+      const error = errors[calls++];
+      if (error) throw scriptError(error);
+      return 'answered';
+    });
+    expect(answer).to.equal('answered');
+    expect(settled).to.deep.equal(['recovered', 'ended 3', 'moved 3']);
+  });
+
+  it('when the board stays missing, then the fourth attempt answers 503 unavailable without a fifth call', async () => {
     const guard = new LiveStateGuard();
     guard.recoverWith(async () => undefined);
     let calls = 0;
@@ -47,7 +64,7 @@ describe('unit: the live-state guard around script calls', () => {
       .catch((error: unknown) => error);
     expect(failure).to.be.instanceOf(AppError);
     expect((failure as AppError).code).to.equal('unavailable');
-    expect(calls).to.equal(3);
+    expect(calls).to.equal(4);
   });
 
   it('when no recovery was given, then a missing board answers 503 unavailable', async () => {
