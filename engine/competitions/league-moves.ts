@@ -1,6 +1,6 @@
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { GroupResult, SeasonRotation } from '../live/season-rotation.js';
-import { leagueZones, type LeagueSettings } from './leagues.js';
+import { leagueZones, tierAfter, type LeagueSettings } from './leagues.js';
 
 /** Groups read and moved at once: enough to finish a 100,000-player league in about a second. */
 const GROUPS_AT_ONCE = 16;
@@ -23,28 +23,33 @@ export class LeagueMoves {
     },
   ) {}
 
-  /** Applies every move of the board's ended season `season` that is not applied yet. */
-  apply(board: { internalId: number }, season: number): Promise<void> {
+  /**
+   * Applies every move of the board's ended season `season` that is not applied yet (none off
+   * leagues). A caller holding the board's settings passes them; the rest are read when needed.
+   */
+  apply(board: Leaderboard | { internalId: number }, season: number): Promise<void> {
     const key = `${board.internalId}:${season}`;
     let run = this.running.get(key);
     if (!run) {
-      run = this.run(board.internalId, season).finally(() => this.running.delete(key));
+      run = this.run(board, season).finally(() => this.running.delete(key));
       this.running.set(key, run);
     }
     return run;
   }
 
-  private async run(internalId: number, season: number): Promise<void> {
-    const board = await this.deps.find(internalId);
-    if (!board) return; // deleted: its keys go with it
-    // A board whose groups were removed since moves nobody (the lowest tier stays the lowest).
-    const league = board.groups ?? { size: 0, tiers: [''], promote: 0, relegate: 0 };
-    const count = await this.deps.rotation.endedGroupCount(board, season);
-    for (let first = 1; first <= count; first += GROUPS_AT_ONCE) {
-      const groups = Array.from({ length: Math.min(GROUPS_AT_ONCE, count - first + 1) }, (_, i) => first + i);
-      await Promise.all(groups.map((group) => this.moveGroup(board, league, season, group)));
+  private async run(given: Leaderboard | { internalId: number }, season: number): Promise<void> {
+    const count = await this.deps.rotation.endedGroupCount(given, season);
+    if (count > 0) {
+      const board = 'sortOrder' in given ? given : await this.deps.find(given.internalId);
+      if (!board) return; // deleted: its keys go with it
+      // A board whose groups were removed since moves nobody (the lowest tier stays the lowest).
+      const league = board.groups ?? { size: 0, tiers: [''], promote: 0, relegate: 0 };
+      for (let first = 1; first <= count; first += GROUPS_AT_ONCE) {
+        const groups = Array.from({ length: Math.min(GROUPS_AT_ONCE, count - first + 1) }, (_, i) => first + i);
+        await Promise.all(groups.map((group) => this.moveGroup(board, league, season, group)));
+      }
     }
-    await this.deps.rotation.finishMoves(board, season);
+    await this.deps.rotation.finishMoves(given, season);
   }
 
   private async moveGroup(board: Leaderboard, league: LeagueSettings, season: number, group: number): Promise<void> {
@@ -62,10 +67,7 @@ export function groupResult(
   group: number,
 ): GroupResult[] {
   const zones = leagueZones(standing, league, standing.tier);
-  const step = { promote: 1, stay: 0, relegate: -1 };
-  const top = league.tiers.length - 1;
-  const after = (playerId: string) =>
-    Math.min(Math.max(standing.tier + step[zones.get(playerId) ?? 'stay'], 0), Math.max(top, standing.tier));
+  const after = (playerId: string) => tierAfter(standing.tier, zones.get(playerId) ?? 'stay');
   return [
     ...standing.ranked.map(({ playerId, rank }) => ({ playerId, group, tier: standing.tier, groupRank: rank, movedTo: after(playerId) })),
     ...standing.unscored.map((playerId) => ({ playerId, group, tier: standing.tier, groupRank: null, movedTo: after(playerId) })),

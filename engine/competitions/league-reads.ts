@@ -5,7 +5,7 @@ import { tieFieldsOf, type TieFields } from '../leaderboards/ties.js';
 import type { LiveGroup, Rankings } from '../live/rankings.js';
 import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
-import { leagueZones, type LeagueSettings, type Zone } from './leagues.js';
+import { leagueZones, tierAfter, type LeagueSettings, type Zone } from './leagues.js';
 import { windowOf, windowState } from './window.js';
 import type { ArchivedGroup, SeasonArchiveStore } from '../seasons/season-archive-store.js';
 
@@ -216,8 +216,7 @@ export class LeagueReads {
 /** A member's zone while the season runs, or the tier its end moves them to once it has ended. */
 function zoneOrMove(league: LeagueSettings, tier: number, zone: Zone, ended: boolean): Pick<GroupEntry, 'zone' | 'movedTo'> {
   if (!ended) return { zone };
-  const step = { promote: 1, stay: 0, relegate: -1 }[zone];
-  return { movedTo: tierName(league, tier + step) };
+  return { movedTo: tierName(league, tierAfter(tier, zone)) };
 }
 
 /** A tier's name; a tier beyond the names (they may only grow at the top) reads as the highest. */

@@ -16,6 +16,11 @@ export interface LeagueSettings {
 
 export type Zone = 'promote' | 'stay' | 'relegate';
 
+/** The tier a zone moves a member of `tier` to (`leagueZones` never moves past the top or the lowest). */
+export function tierAfter(tier: number, zone: Zone): number {
+  return tier + { promote: 1, stay: 0, relegate: -1 }[zone];
+}
+
 /** A group's visible members: scored ones with their rank within the group; unscored ones rank last. */
 export interface GroupStandings {
   ranked: { playerId: string; rank: number }[];

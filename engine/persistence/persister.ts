@@ -39,7 +39,7 @@ export class Persister {
       const { startedAt, endedAt } = pending.get(season)!;
       // A league's moves first (most often done already, by the first player of the next season):
       // the archive keeps each group's result.
-      if ((await this.deps.rotation.endedGroupCount(board, season)) > 0) await this.deps.leagueMoves.apply(board, season);
+      await this.deps.leagueMoves.apply(board, season);
       // A large season takes a while: the job keeps its claim on the board meanwhile.
       const holding = setInterval(() => void this.deps.marks.holdJob(board).catch(() => undefined), 5000);
       try {
