@@ -43,6 +43,7 @@ import { ClanStore } from './clans/clan-store.js';
 import { createClans } from './clans/create-clans.js';
 import type { ClanService } from './clans/clan-service.js';
 import { createPersistence, createPersister } from './persistence/create-persistence.js';
+import { pacedTo } from './pace.js';
 import { ScoreStore } from './persistence/score-store.js';
 import { SeatStore } from './persistence/seat-store.js';
 import type { Persister } from './persistence/persister.js';
@@ -375,6 +376,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       leagueMoves: core.leagueMoves,
       transact: core.transact,
       audit: core.stores.audit,
+      pace: pacedTo(config.archiveCpuShare),
     }),
     seasons: core.seasons.service,
     maintenance: core.maintenance,

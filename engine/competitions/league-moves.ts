@@ -1,6 +1,7 @@
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { GroupResult, SeasonRotation } from '../live/season-rotation.js';
 import { leagueZones, tierAfter, type LeagueSettings } from './leagues.js';
+import { unpaced, type Pace } from '../pace.js';
 
 /** Groups read and moved at once: enough to finish a 100,000-player league in about a second. */
 const GROUPS_AT_ONCE = 16;
@@ -25,19 +26,20 @@ export class LeagueMoves {
 
   /**
    * Applies every move of the board's ended season `season` that is not applied yet (none off
-   * leagues). A caller holding the board's settings passes them; the rest are read when needed.
+   * leagues). A caller holding the board's settings passes them; the rest are read when needed. The
+   * worker paces the run (a player waiting on it in an API process does not).
    */
-  apply(board: Leaderboard | { internalId: number }, season: number): Promise<void> {
+  apply(board: Leaderboard | { internalId: number }, season: number, pace: Pace = unpaced): Promise<void> {
     const key = `${board.internalId}:${season}`;
     let run = this.running.get(key);
     if (!run) {
-      run = this.run(board, season).finally(() => this.running.delete(key));
+      run = this.run(board, season, pace).finally(() => this.running.delete(key));
       this.running.set(key, run);
     }
     return run;
   }
 
-  private async run(given: Leaderboard | { internalId: number }, season: number): Promise<void> {
+  private async run(given: Leaderboard | { internalId: number }, season: number, pace: Pace): Promise<void> {
     const count = await this.deps.rotation.endedGroupCount(given, season);
     if (count > 0) {
       const board = 'sortOrder' in given ? given : await this.deps.find(given.internalId);
@@ -46,7 +48,7 @@ export class LeagueMoves {
       const league = board.groups ?? { size: 0, tiers: [''], promote: 0, relegate: 0 };
       for (let first = 1; first <= count; first += GROUPS_AT_ONCE) {
         const groups = Array.from({ length: Math.min(GROUPS_AT_ONCE, count - first + 1) }, (_, i) => first + i);
-        await Promise.all(groups.map((group) => this.moveGroup(board, league, season, group)));
+        await pace(() => Promise.all(groups.map((group) => this.moveGroup(board, league, season, group))));
       }
     }
     await this.deps.rotation.finishMoves(given, season);

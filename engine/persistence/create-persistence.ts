@@ -10,6 +10,7 @@ import { Persister } from './persister.js';
 import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
+import type { Pace } from '../pace.js';
 
 /**
  * The persistence protocol's two ends in every process: the queue shards and the marks (which the
@@ -32,6 +33,7 @@ export function createPersister(deps: {
   leagueMoves: LeagueMoves;
   transact: RunInTransaction;
   audit: AuditStore;
+  pace: Pace;
 }): Persister {
   return new Persister(deps);
 }

@@ -8,6 +8,7 @@ import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
 import { bandsView } from '../competitions/rewards.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
+import type { Pace } from '../pace.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -25,6 +26,8 @@ export class Persister {
       leagueMoves: LeagueMoves;
       transact: RunInTransaction;
       audit: AuditStore;
+      /** How a season's end keeps to its share of the machine (ARCHIVE_CPU_SHARE). */
+      pace: Pace;
     },
   ) {}
 
@@ -39,20 +42,24 @@ export class Persister {
       const { startedAt, endedAt } = pending.get(season)!;
       // A league's moves first (most often done already, by the first player of the next season):
       // the archive keeps each group's result.
-      await this.deps.leagueMoves.apply(board, season);
+      await this.deps.leagueMoves.apply(board, season, this.deps.pace);
       // A large season takes a while: the job keeps its claim on the board meanwhile.
       const holding = setInterval(() => void this.deps.marks.holdJob(board).catch(() => undefined), 5000);
       try {
         await this.deps.transact(async (client) => {
-          const archived = await this.deps.archives.in(client).archive(board, {
-            season,
-            startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
-            endedAt: new Date(endedAt),
-            settings: settingsOf(board),
-            players: this.deps.rotation.endedPlayers(board, season),
-            clans: this.deps.rotation.endedClans(board, season),
-            groups: this.deps.rotation.endedGroupResults(board, season),
-          });
+          const archived = await this.deps.archives.in(client).archive(
+            board,
+            {
+              season,
+              startedAt: startedAt === 0 ? board.seasonStartedAt : new Date(startedAt),
+              endedAt: new Date(endedAt),
+              settings: settingsOf(board),
+              players: this.deps.rotation.endedPlayers(board, season),
+              clans: this.deps.rotation.endedClans(board, season),
+              groups: this.deps.rotation.endedGroupResults(board, season),
+            },
+            this.deps.pace,
+          );
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
           if (archived) await this.deps.audit.in(client).recordResetOnce(board, season);
         });

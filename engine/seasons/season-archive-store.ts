@@ -1,6 +1,7 @@
 import type { QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { Queryable } from '../db.js';
 import { layoutOf, type EntryValue, type OrderedBoard } from '../live/types.js';
+import { eachPaced, unpaced, type Pace } from '../pace.js';
 
 /** An archived season's summary. */
 export interface ArchivedSeason {
@@ -128,10 +129,13 @@ export class SeasonArchiveStore {
    * another worker got there first). The leaderboard's current season moves past it, the season's
    * working rows go, and seasons beyond `keepSeasons` are dropped, all in the same transaction: call
    * it on the store of a transaction (`in(client)`), whose temporary tables last until its commit.
+   * The work goes in steps of at most ARCHIVE_SLICE rows, each run through `pace`, so that the worker
+   * can keep a large season's archive to its share of the machine.
    */
   async archive(
     board: OrderedBoard & { internalId: number; gameId: string; keepSeasons: number },
     snapshot: SeasonSnapshot,
+    pace: Pace = unpaced,
   ): Promise<boolean> {
     const lb = board.internalId;
     const query = <R extends QueryResultRow>(text: string, values?: unknown[]) => this.db.query<R>(archiveStatement(text, values));
@@ -148,8 +152,8 @@ export class SeasonArchiveStore {
       'CREATE TEMP TABLE ended_players (player_id text, score float8, metadata json, tiebreakers float8[], achieved_at bigint) ON COMMIT DROP',
     );
     await query('CREATE TEMP TABLE ended_clans (clan_id text, score float8) ON COMMIT DROP');
-    for await (const page of snapshot.players) {
-      await query(
+    await eachPaced(snapshot.players, pace, (page) =>
+      query(
         `INSERT INTO ended_players
          SELECT id, score, metadata::json, CASE WHEN tiebreakers = '' THEN NULL ELSE string_to_array(tiebreakers, ',')::float8[] END, achieved_at
          FROM unnest($1::text[], $2::float8[], $3::text[], $4::text[], $5::bigint[]) AS u (id, score, metadata, tiebreakers, achieved_at)`,
@@ -160,63 +164,101 @@ export class SeasonArchiveStore {
           page.map((entry) => entry.tiebreakers.join(',')),
           page.map((entry) => entry.achievedAt ?? null),
         ],
-      );
-    }
-    for await (const page of snapshot.clans) {
-      await query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
+      ),
+    );
+    await eachPaced(snapshot.clans, pace, (page) =>
+      query('INSERT INTO ended_clans SELECT * FROM unnest($1::text[], $2::float8[])', [
         page.map(([id]) => id),
         page.map(([, score]) => score),
-      ]);
-    }
+      ]),
+    );
     const [players, clans] = await Promise.all([
       query<{ count: number }>('SELECT count(*)::int AS count FROM ended_players'),
       query<{ count: number }>('SELECT count(*)::int AS count FROM ended_clans'),
-    ]).then((counts) => counts.map((result) => result.rows[0]!.count));
+    ]).then((counts) => counts.map((result) => result.rows[0]!.count) as [number, number]);
     await query(
       `INSERT INTO leaderboard_seasons (leaderboard_internal_id, season, started_at, ended_at, total, clan_total, settings)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [lb, snapshot.season, snapshot.startedAt, snapshot.endedAt, players, clans, JSON.stringify(snapshot.settings)],
     );
-    // From here to the commit, bans, unbans and erasures of the game's players wait (and this waits
-    // for theirs): each row is stored as the players table stands now, and a moderation that follows
-    // finds the rows written (MODERATION_LOCK).
-    await query(`SELECT pg_advisory_xact_lock_shared(${MODERATION_LOCK})`, [board.gameId]);
-    // The order of the live list (playerOrder). Players banned at the reset (from the season's
+    // The order of the live list (playerOrder), computed once; the rows are then written a slice of
+    // positions at a time, each slice a paced step. Players banned at the reset (from the season's
     // hidden entries) are ranked among everyone and stored hidden, unless unbanned since; a player
     // erased since keeps only position, score and rank.
     const order = playerOrder(board);
     const direction = board.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    await query(
-      `INSERT INTO season_entries
-         (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn, tiebreakers, achieved_at)
-       SELECT $1, $2, row_number() OVER (ORDER BY ${order.position}),
-              CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, rank() OVER (ORDER BY ${order.rank}),
-              p.clan_id, CASE WHEN p.id IS NOT NULL THEN e.metadata END,
-              CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END,
-              CASE WHEN p.id IS NOT NULL THEN e.tiebreakers END,
-              CASE WHEN p.id IS NOT NULL THEN timestamptz 'epoch' + e.achieved_at * interval '1 millisecond' END
-       FROM ended_players e LEFT JOIN players p ON p.id = e.player_id`,
-      [lb, snapshot.season],
+    await pace(() =>
+      query(
+        `CREATE TEMP TABLE ranked_players ON COMMIT DROP AS
+         SELECT e.*, row_number() OVER (ORDER BY ${order.position}) AS position, rank() OVER (ORDER BY ${order.rank}) AS rank
+         FROM ended_players e`,
+      ),
     );
-    // A league's groups and moves (docs/competitions.md, part 6), erased players left out; the tiers
-    // they set, once, with the archive: a replayed older season never undoes a later move.
-    for await (const page of snapshot.groups ?? []) {
-      await query(
-        `INSERT INTO season_group_members (leaderboard_internal_id, season, player_id, group_no, tier, group_rank, moved_to)
+    await pace(() => query('CREATE INDEX ON ranked_players (position)'));
+    for (let first = 1; first <= players; first += ARCHIVE_SLICE) {
+      await pace(() =>
+        query(
+          `INSERT INTO season_entries
+             (leaderboard_internal_id, season, position, player_id, score, rank, clan_id, metadata, withdrawn, tiebreakers, achieved_at)
+           SELECT $1, $2, e.position, CASE WHEN p.id IS NOT NULL THEN e.player_id END, e.score, e.rank,
+                  p.clan_id, CASE WHEN p.id IS NOT NULL THEN e.metadata END,
+                  CASE WHEN p.id IS NULL THEN 'erased' WHEN p.banned_at IS NOT NULL THEN 'banned' END,
+                  CASE WHEN p.id IS NOT NULL THEN e.tiebreakers END,
+                  CASE WHEN p.id IS NOT NULL THEN timestamptz 'epoch' + e.achieved_at * interval '1 millisecond' END
+           FROM ranked_players e LEFT JOIN players p ON p.id = e.player_id
+           WHERE e.position >= $3 AND e.position < $4`,
+          [lb, snapshot.season, first, first + ARCHIVE_SLICE],
+        ),
+      );
+    }
+    // A league's groups and moves (docs/competitions.md, part 6), erased players left out.
+    if (snapshot.groups)
+      await eachPaced(snapshot.groups, pace, (page) =>
+        query(
+          `INSERT INTO season_group_members (leaderboard_internal_id, season, player_id, group_no, tier, group_rank, moved_to)
          SELECT $1, $2, u.player_id, u.group_no, u.tier, u.group_rank, u.moved_to
          FROM unnest($3::text[], $4::int[], $5::int[], $6::int[], $7::int[]) AS u (player_id, group_no, tier, group_rank, moved_to)
          JOIN players p ON p.id = u.player_id`,
-        [
-          lb,
-          snapshot.season,
-          page.map((member) => member.playerId),
-          page.map((member) => member.group),
-          page.map((member) => member.tier),
-          page.map((member) => member.groupRank),
-          page.map((member) => member.movedTo),
-        ],
+          [
+            lb,
+            snapshot.season,
+            page.map((member) => member.playerId),
+            page.map((member) => member.group),
+            page.map((member) => member.tier),
+            page.map((member) => member.groupRank),
+            page.map((member) => member.movedTo),
+          ],
+        ),
       );
-    }
+    // From here to the commit, bans, unbans and erasures of the game's players wait (and this waits
+    // for theirs; MODERATION_LOCK). The slices above read the players table as it stood at each; a
+    // moderation committed since is applied to the rows written, from the few players it can concern
+    // (the game's banned and erased players, the season's withdrawn rows), so every row stands as the
+    // players table does now, and a moderation that follows finds the rows written.
+    await query(`SELECT pg_advisory_xact_lock_shared(${MODERATION_LOCK})`, [board.gameId]);
+    await query(
+      `UPDATE season_entries e SET withdrawn = 'banned' FROM players p
+       WHERE p.game_id = $3 AND p.banned_at IS NOT NULL
+         AND e.leaderboard_internal_id = $1 AND e.season = $2 AND e.player_id = p.id AND e.withdrawn IS NULL`,
+      [lb, snapshot.season, board.gameId],
+    );
+    await query(
+      `UPDATE season_entries e SET withdrawn = NULL FROM players p
+       WHERE e.leaderboard_internal_id = $1 AND e.season = $2 AND e.withdrawn = 'banned' AND p.id = e.player_id AND p.banned_at IS NULL`,
+      [lb, snapshot.season],
+    );
+    await query(
+      `UPDATE season_entries e SET withdrawn = 'erased', player_id = NULL, clan_id = NULL, metadata = NULL, tiebreakers = NULL, achieved_at = NULL
+       FROM erased_players x
+       WHERE x.game_id = $3 AND e.leaderboard_internal_id = $1 AND e.season = $2 AND e.player_id = x.player_id`,
+      [lb, snapshot.season, board.gameId],
+    );
+    await query(
+      `DELETE FROM season_group_members m USING erased_players x
+       WHERE x.game_id = $3 AND m.leaderboard_internal_id = $1 AND m.season = $2 AND m.player_id = x.player_id`,
+      [lb, snapshot.season, board.gameId],
+    );
+    // The tiers the league's moves set, once, with the archive: a replayed older season never undoes a later move.
     await query(
       `INSERT INTO league_tiers (leaderboard_internal_id, player_id, tier, moved_season)
        SELECT leaderboard_internal_id, player_id, moved_to, season FROM season_group_members
@@ -240,12 +282,21 @@ export class SeasonArchiveStore {
       snapshot.season + 1,
       snapshot.endedAt,
     ]);
-    await query('DELETE FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
+    // The season's persisted scores go a slice at a time, as they were written.
+    for (let deleted: number | null = ARCHIVE_SLICE; deleted === ARCHIVE_SLICE;) {
+      ({ rowCount: deleted } = await pace(() =>
+        query(
+          `DELETE FROM scores WHERE ctid = ANY(ARRAY(
+             SELECT ctid FROM scores WHERE leaderboard_internal_id = $1 AND season <= $2 LIMIT ${ARCHIVE_SLICE}))`,
+          [lb, snapshot.season],
+        ),
+      ));
+    }
     await query('DELETE FROM clan_scores WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     // Entries, seats and attempts belong to the season that ended (docs/competitions.md, part 3).
     await query('DELETE FROM season_seats WHERE leaderboard_internal_id = $1 AND season <= $2', [lb, snapshot.season]);
     await this.dropBeyond(lb, board.keepSeasons);
-    await analyzeWhenStale(query, { season_entries: players ?? 0, season_clan_entries: clans ?? 0 });
+    await analyzeWhenStale(query, { season_entries: players, season_clan_entries: clans });
     return true;
   }
 
@@ -625,6 +676,9 @@ async function analyzeWhenStale(
  * archive that fails is retried from the start, forever. Its statements get their own bound.
  */
 const ARCHIVE_STATEMENT_TIMEOUT_MS = 15 * 60_000;
+
+/** Rows an archive writes or deletes in one paced step: ~0.1 s of PostgreSQL's time on a small machine. */
+const ARCHIVE_SLICE = 5000;
 
 function archiveStatement(text: string, values?: unknown[]): QueryConfig {
   // node-postgres reads query_timeout per query too; its types declare it on the client only.

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { Pool } from '../../engine/db.js';
 import { endedSeasonKeys } from '../../engine/live/keys.js';
 import { SeasonArchiveStore } from '../../engine/seasons/season-archive-store.js';
+import { PlayerStore } from '../../engine/players/player-store.js';
+import { transactionsOn } from '../../engine/db.js';
 import { api, testStores } from '../helpers/context.js';
 import {
   createClan,
@@ -345,6 +347,80 @@ describe('archived seasons under moderation', () => {
       await client.query('DEALLOCATE ALL');
       client.release();
     }
+  });
+  it('when players are banned, unbanned and erased while a paced archive writes its slices, then every row stands as the players table does at its commit', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const pool = testStores().pool;
+    const count = 12_000; // three slices of the archive's writes
+    const ids = Array.from({ length: count }, (_, i) => `${leaderboard}-p${String(i).padStart(5, '0')}`);
+    await pool.query(`INSERT INTO players (id, game_id) SELECT unnest($1::text[]), $2`, [ids, game.gameId]);
+    // Best first: ids[i] holds position i + 1. Slice 1 holds positions 1-5,000.
+    const [bannedDuring, unbannedDuring, erasedDuring, bannedLate] = [ids[10]!, ids[20]!, ids[30]!, ids[11_000]!];
+    await pool.query('UPDATE players SET banned_at = now() WHERE id = $1', [unbannedDuring]);
+    const entries = ids.map((id, i) => ({ id, score: String(count - i), metadata: '', tiebreakers: [], achievedAt: undefined }));
+    const players = new PlayerStore(pool);
+    const moderate = async () => {
+      await transactionsOn(pool)(async (client) => {
+        await new PlayerStore(client).setBan(game.gameId, bannedDuring, { reason: 'during' });
+        await archives().in(client).hidePlayer(game.gameId, bannedDuring);
+      });
+      await transactionsOn(pool)(async (client) => {
+        await new PlayerStore(client).setBan(game.gameId, unbannedDuring, null);
+        await archives().in(client).showPlayer(game.gameId, unbannedDuring);
+      });
+      await transactionsOn(pool)(async (client) => {
+        await archives().in(client).erasePlayer(game.gameId, erasedDuring);
+        await new PlayerStore(client).delete(game.gameId, erasedDuring);
+      });
+      await players.setBan(game.gameId, bannedLate, { reason: 'during' });
+    };
+    // The moderation runs, and commits, right after the archive's first slice of 5,000 rows is written.
+    let moderated = false;
+    const pace = async <T>(step: () => Promise<T>): Promise<T> => {
+      const result = await step();
+      const written = result as { command?: string; rowCount?: number } | undefined;
+      if (!moderated && written?.command === 'INSERT' && written.rowCount === 5000) {
+        moderated = true;
+        await moderate();
+      }
+      return result;
+    };
+    const archived = await transactionsOn(pool)((client) =>
+      archives()
+        .in(client)
+        .archive(
+          board,
+          {
+            season: 1,
+            startedAt: new Date(Date.now() - 1000),
+            endedAt: new Date(),
+            settings: {},
+            players: (async function* () {
+              yield entries;
+            })(),
+            clans: (async function* () {})(),
+          },
+          pace,
+        ),
+    );
+    expect(archived).to.equal(true);
+    expect(moderated, 'the moderation ran between slices').to.equal(true);
+    const { rows } = await pool.query<{ position: number; player_id: string | null; withdrawn: string | null }>(
+      'SELECT position, player_id, withdrawn FROM season_entries WHERE leaderboard_internal_id = $1 AND season = 1 AND position = ANY($2) ORDER BY position',
+      [board.internalId, [1, 11, 21, 31, 11_001]],
+    );
+    expect(rows).to.deep.equal([
+      { position: 1, player_id: ids[0], withdrawn: null },
+      { position: 11, player_id: bannedDuring, withdrawn: 'banned' },
+      { position: 21, player_id: unbannedDuring, withdrawn: null },
+      { position: 31, player_id: null, withdrawn: 'erased' },
+      { position: 11_001, player_id: bannedLate, withdrawn: 'banned' },
+    ]);
+    const total = await pool.query('SELECT count(*)::int AS n FROM season_entries WHERE leaderboard_internal_id = $1 AND season = 1', [
+      board.internalId,
+    ]);
+    expect(total.rows[0].n).to.equal(count);
   });
 });
 
