@@ -5,6 +5,8 @@ import { unpaced, type Pace } from '../pace.js';
 
 /** Groups read and moved at once: enough to finish a 100,000-player league in about a second. */
 const GROUPS_AT_ONCE = 16;
+/** Paced (in the worker), fewer at once: each step's burst of scripts queues ahead of reports in Redis. */
+const PACED_GROUPS_AT_ONCE = 4;
 
 /**
  * A league's moves at a season's end (docs/competitions.md, part 6): for every group of the ended
@@ -46,8 +48,9 @@ export class LeagueMoves {
       if (!board) return; // deleted: its keys go with it
       // A board whose groups were removed since moves nobody (the lowest tier stays the lowest).
       const league = board.groups ?? { size: 0, tiers: [''], promote: 0, relegate: 0 };
-      for (let first = 1; first <= count; first += GROUPS_AT_ONCE) {
-        const groups = Array.from({ length: Math.min(GROUPS_AT_ONCE, count - first + 1) }, (_, i) => first + i);
+      const atOnce = pace === unpaced ? GROUPS_AT_ONCE : PACED_GROUPS_AT_ONCE;
+      for (let first = 1; first <= count; first += atOnce) {
+        const groups = Array.from({ length: Math.min(atOnce, count - first + 1) }, (_, i) => first + i);
         await pace(() => Promise.all(groups.map((group) => this.moveGroup(board, league, season, group))));
       }
     }
