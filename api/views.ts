@@ -3,6 +3,7 @@ import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
 import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
+import type { Delivery, Webhook } from '../engine/events/webhook-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
 import { windowOf, windowState } from '../engine/competitions/window.js';
 import { bandsView } from '../engine/competitions/rewards.js';
@@ -344,6 +345,31 @@ export function thirdPartyKeyView(key: ThirdPartyKey): Value<typeof R.ThirdParty
     name: key.name,
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export function webhookView(webhook: Webhook): Value<typeof R.Webhook> {
+  return {
+    webhook_id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    leaderboard_ids: webhook.leaderboardIds,
+    enabled: webhook.enabled,
+    created_at: webhook.createdAt.toISOString(),
+  };
+}
+
+export function deliveryView(delivery: Delivery): Value<typeof R.Delivery> {
+  return {
+    delivery_id: delivery.id,
+    event_id: delivery.eventId,
+    type: delivery.type,
+    attempt: delivery.attempt,
+    status: delivery.status,
+    response_status: delivery.responseStatus,
+    duration_ms: delivery.durationMs,
+    error: delivery.error,
+    at: delivery.at.toISOString(),
   };
 }
 

@@ -49,6 +49,8 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** Audit log entries are kept this many days, then pruned by the worker. */
   auditRetentionDays: number;
+  /** Which webhook URLs are refused (docs/events.md): http:// and private addresses only when allowed. */
+  webhookPolicy: { allowHttp: boolean; allowPrivate: boolean };
   /** The share of the wall clock a season's archive and league moves work in the worker (the rest it waits). */
   archiveCpuShare: number;
   /** Empty a Redis that holds another dataset's keys and rebuild it, instead of refusing to start. */
@@ -137,6 +139,8 @@ const schema = Joi.object({
     .max(30 * 86_400)
     .default(86_400),
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).default(365),
+  WEBHOOK_ALLOW_HTTP: Joi.boolean().truthy('1').falsy('0').default(false),
+  WEBHOOK_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').default(false),
   ARCHIVE_CPU_SHARE: Joi.number().greater(0).max(1).default(0.2),
   REBUILD_ON_DATASET_MISMATCH: Joi.boolean().truthy('1').falsy('0').default(false),
 }).unknown(true);
@@ -192,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
     archiveCpuShare: value.ARCHIVE_CPU_SHARE,
+    webhookPolicy: { allowHttp: value.WEBHOOK_ALLOW_HTTP, allowPrivate: value.WEBHOOK_ALLOW_PRIVATE },
   });
 }
 

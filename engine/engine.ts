@@ -44,6 +44,10 @@ import { createClans } from './clans/create-clans.js';
 import type { ClanService } from './clans/clan-service.js';
 import { createPersistence, createPersister } from './persistence/create-persistence.js';
 import { pacedTo } from './pace.js';
+import { WebhookDelivery } from './events/webhook-delivery.js';
+import { WebhookQueue } from './events/webhook-queue.js';
+import { WebhookService } from './events/webhook-service.js';
+import { WebhookStore } from './events/webhook-store.js';
 import { ScoreStore } from './persistence/score-store.js';
 import { SeatStore } from './persistence/seat-store.js';
 import type { Persister } from './persistence/persister.js';
@@ -67,6 +71,8 @@ export interface Engine {
   credentials: CredentialResolver;
   games: GameService;
   thirdPartyKeys: ThirdPartyKeyService;
+  /** The game's webhooks (their deliveries run in the worker). */
+  webhooks: WebhookService;
   players: PlayerService;
   /** Support's reads: a player with their scores everywhere, and player search. */
   playerLookup: PlayerLookup;
@@ -106,6 +112,8 @@ export interface PersistenceEngine {
   /** Scheduled resets. */
   seasons: SeasonService;
   maintenance: Maintenance;
+  /** Makes webhook delivery attempts (docs/events.md). */
+  webhookDelivery: WebhookDelivery;
   /** Called whenever Redis comes back after a drop, or a cluster node leaves (not on the first connection). */
   onRedisReconnect(listener: () => void): void;
   close(): Promise<void>;
@@ -169,8 +177,10 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     scores: new ScoreStore(pool),
     seats: new SeatStore(pool),
     archives: new SeasonArchiveStore(pool),
+    webhooks: new WebhookStore(pool),
   };
   const transact = transactionsOn(pool);
+  const webhookQueue = new WebhookQueue({ connection: queueConnection, prefix });
   const invalidator = new Invalidator({ publisher: redis, channel: invalidationChannel(prefix), logger });
   const { queue, marks, rankings, rotation, recoverWith, movesWith } = createRankingParts(redis, queueConnection, config);
   // A player joining a group of a league's new season first sees the last season's moves applied.
@@ -233,9 +243,10 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     leagueMoves,
     invalidator,
     maintenance,
+    webhookQueue,
     async close() {
       stopWatchingDataset();
-      await queue.close();
+      await Promise.all([queue.close(), webhookQueue.close()]);
       await disconnect();
     },
   };
@@ -333,6 +344,14 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       credentials: auth.credentials,
       games: createGames({ store: gameStore, leaderboards, invalidator, transact, audit }),
       thirdPartyKeys: auth.thirdPartyKeys,
+      webhooks: new WebhookService({
+        store: stores.webhooks,
+        queue: core.webhookQueue,
+        audit,
+        transact,
+        policy: config.webhookPolicy,
+        leaderboards,
+      }),
       players: players.service,
       playerLookup: players.lookup,
       leaderboards,
@@ -380,6 +399,14 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
     }),
     seasons: core.seasons.service,
     maintenance: core.maintenance,
+    webhookDelivery: new WebhookDelivery({
+      store: core.stores.webhooks,
+      queue: core.webhookQueue,
+      audit: core.stores.audit,
+      transact: core.transact,
+      policy: config.webhookPolicy,
+      logger,
+    }),
     onRedisReconnect(listener) {
       // The core waited for the first 'ready', so every one seen from here is a reconnection.
       core.redis.on('ready', listener);

@@ -12,6 +12,8 @@ import { PERSIST_QUEUE } from '../engine/persistence/persistence-queue.js';
 import { DatasetMismatchError } from '../engine/persistence/dataset.js';
 import { createRedis, redisTarget } from '../engine/live/redis.js';
 import { createPersistProcessor } from './persist-processor.js';
+import { createWebhookProcessor } from './webhook-processor.js';
+import { WEBHOOK_QUEUE, webhookQueuePrefix } from '../engine/events/webhook-queue.js';
 
 const SWEEP_INTERVAL_MS = 2000;
 /** A requested rebuild walk starts within this long (and one in progress is carried on by another worker). */
@@ -20,6 +22,10 @@ const REBUILD_INTERVAL_MS = 500;
 const SCHEDULER_INTERVAL_MS = 1000;
 /** How often a worker looks whether the fleet's clan recount is due (it runs once per RECONCILE_INTERVAL_SECONDS). */
 const RECONCILE_CHECK_MS = 60_000;
+/** Webhook attempts in flight per worker: most of their time is waiting on receivers (up to 10 s each). */
+const WEBHOOK_CONCURRENCY = 32;
+/** How often a worker looks for webhook attempts whose job was lost (the API died before queueing it). */
+const WEBHOOK_SWEEP_MS = 30_000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
 const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
@@ -61,6 +67,23 @@ async function main(): Promise<void> {
     );
     worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error'));
   }
+
+  // Webhook deliveries (docs/events.md): one job per attempt, outcomes in PostgreSQL.
+  const webhookWorker = new Worker(WEBHOOK_QUEUE, createWebhookProcessor(engine.webhookDelivery), {
+    connection,
+    prefix: webhookQueuePrefix(config.redisKeyPrefix),
+    concurrency: WEBHOOK_CONCURRENCY,
+    // An attempt whose worker died is found within lockDuration + stalledInterval and made again (at
+    // least once); BullMQ renews the lock while an attempt waits on its receiver (10 s at most).
+    lockDuration: 10_000,
+    stalledInterval: 5_000,
+    maxStalledCount: 1_000_000,
+    settings: { backoffStrategy: (attemptsMade: number) => Math.min(1000 * 2 ** attemptsMade, 60_000) },
+  });
+  webhookWorker.on('failed', (job, error) =>
+    logger.warn({ err: error, deliveryId: job?.data?.deliveryId }, 'webhook job failed; will retry'),
+  );
+  webhookWorker.on('error', (error) => logger.warn({ err: error }, 'webhook worker connection error'));
 
   new Gauge({
     name: 'leaderboard_persistence_queue_jobs',
@@ -129,6 +152,11 @@ async function main(): Promise<void> {
     const deleted = await engine.maintenance.pruneAuditLog();
     if (deleted > 0) logger.info({ deleted, retentionDays: config.auditRetentionDays }, 'audit log pruned');
   });
+  const webhookSweeper = every(WEBHOOK_SWEEP_MS, 'webhook sweep', logger, async () => {
+    const requeued = await engine.webhookDelivery.requeueOverdue();
+    if (requeued > 0) logger.warn({ requeued }, 'webhook attempts queued again (their jobs were lost)');
+  });
+  const eventPruner = every(AUDIT_PRUNE_INTERVAL_MS, 'webhook event pruning', logger, () => engine.webhookDelivery.pruneEvents());
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
   let stopping = false;
@@ -136,8 +164,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
-    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner]) timer.stop();
-    await Promise.all(workers.map((worker) => worker.close()));
+    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner, webhookSweeper, eventPruner]) timer.stop();
+    await Promise.all([...workers, webhookWorker].map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);
     await engine.close();

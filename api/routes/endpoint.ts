@@ -32,7 +32,7 @@ export type Success =
     }
   | { description: string };
 /** 303: a dashboard form's answer, which sends the browser on (Location set by the handler). */
-export type Successes = Partial<Record<200 | 201 | 204 | 303 | 304 | 503, Success>>;
+export type Successes = Partial<Record<200 | 201 | 202 | 204 | 303 | 304 | 503, Success>>;
 
 type BodyOf<A> = A extends { schema: infer J } ? Value<J> : A extends { content: string } ? string | Buffer | object : undefined;
 type BodyField<S, A> = S extends 204 | 303 | 304 ? { body?: undefined } : { body: BodyOf<A> };

@@ -21,6 +21,7 @@ import { serverRewardEndpoints } from './server/rewards.js';
 import { serverEntryEndpoints } from './server/entries.js';
 import { serverScoreEndpoints } from './server/scores.js';
 import { serverThirdPartyKeyEndpoints } from './server/third-party-keys.js';
+import { serverWebhookEndpoints } from './server/webhooks.js';
 import { signupEndpoints } from './signup/index.js';
 import { thirdPartyEndpoints } from './third-party/index.js';
 import { webEndpoints } from './web/index.js';
@@ -55,6 +56,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverEntryEndpoints,
       ...serverGroupEndpoints,
       ...serverThirdPartyKeyEndpoints,
+      ...serverWebhookEndpoints,
       ...serverAuditLogEndpoints,
     ],
   },

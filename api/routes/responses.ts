@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { COUNT_AHEAD } from '../../engine/players/player-lookup.js';
+import { DELIVERY_ERRORS, EVENT_TYPES } from '../../engine/events/webhook-store.js';
 import { arrayOf, documentedAs, nullable, object, oneOf, optional, type Value } from './schemas.js';
 
 /**
@@ -395,6 +396,54 @@ export const ThirdPartyKeyCreated = object({
 }).id('ThirdPartyKeyCreated');
 export const ThirdPartyKey = object({ key_id: keyId(), name: keyName(), created_at: time(), revoked_at: nullable(time()).example(null) });
 export const ThirdPartyKeyList = object({ keys: arrayOf(ThirdPartyKey), ...paging() }).id('ThirdPartyKeyList');
+const webhookId = () => str().example('wh_3hXo0T1c2qZr');
+const eventTypes = () =>
+  arrayOf(oneOf(...EVENT_TYPES))
+    .example(['player.overtaken', 'season.ended'])
+    .description('The event types sent to it');
+const webhookFields = () => ({
+  webhook_id: webhookId(),
+  url: str().example('https://bots.example.com/leaderboard-events'),
+  events: eventTypes(),
+  leaderboard_ids: nullable(arrayOf(leaderboardId()))
+    .example(null)
+    .description('The leaderboards whose events it is sent; null for every leaderboard of the game'),
+  enabled: bool()
+    .example(true)
+    .description('False once turned off (by the game, by a 410 Gone answer, or after 3 days of failed deliveries)'),
+  created_at: time(),
+});
+const webhookSecret = () =>
+  str()
+    .example('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw5s9l1bF9f1A=')
+    .description('The signing secret (Standard Webhooks): shown here once, never again');
+export const Webhook = object(webhookFields()).id('Webhook');
+export const WebhookCreated = object({ ...webhookFields(), secret: webhookSecret() }).id('WebhookCreated');
+export const WebhookList = object({ webhooks: arrayOf(Webhook), ...paging() }).id('WebhookList');
+export const WebhookTestQueued = object({
+  event_id: str().example('msg_2Kq8Wc0xLr5VbNt1Yh7dPeZa').description("The test event's id: its deliveries' webhook-id header"),
+}).id('WebhookTestQueued');
+export const Delivery = object({
+  delivery_id: int().min(1).example(5120).description('The attempt; newer attempts have higher ids'),
+  event_id: str().example('msg_2Kq8Wc0xLr5VbNt1Yh7dPeZa').description("The event's id, sent as webhook-id (the same on every attempt)"),
+  type: oneOf(...EVENT_TYPES).example('webhook.test'),
+  attempt: int().min(1).example(1).description('1 for the first attempt, then one more per retry or redelivery'),
+  status: oneOf('pending', 'delivered', 'failed').example('delivered').description('pending until the attempt is made'),
+  response_status: nullable(int()).example(200).description("The receiver's HTTP status; null when none was received"),
+  duration_ms: nullable(int().min(0)).example(84),
+  error: nullable(oneOf(...DELIVERY_ERRORS))
+    .example(null)
+    .description('Why the attempt failed, from a fixed list; null when it was delivered or is pending'),
+  at: time().description('When the attempt was made (or, pending, when it is due)'),
+}).id('Delivery');
+export const DeliveryList = object({
+  deliveries: arrayOf(Delivery),
+  next_before: nullable(int().min(1)).example(5100).description('The `before` that reads the next (older) page; null when there is none'),
+}).id('DeliveryList');
+export const RedeliveryQueued = object({
+  event_id: str().example('msg_2Kq8Wc0xLr5VbNt1Yh7dPeZa').description('The event sent again, under the same webhook-id'),
+  attempt: int().min(2).example(2).description("The new attempt's number; it shows in the delivery log"),
+}).id('RedeliveryQueued');
 export const AuditEntry = object({
   // An integer, like the other ordinal numbers of the API (season, rank): ids compare by age (`before`).
   id: int().min(1).example(4182).description('Increases with every entry: newer entries have higher ids'),

@@ -137,6 +137,25 @@ export async function createThirdPartyKey(game: TestGame, name = 'integration'):
   return { apiKey: res.body.api_key, keyId: res.body.key_id };
 }
 
+/**
+ * A webhook of the game with one test event queued for it (no worker delivers it unless one runs):
+ * its id, its first attempt's id and its secret.
+ */
+export async function createWebhookWithDelivery(
+  game: TestGame,
+  settings: { url: string; events?: string[]; leaderboard_ids?: string[] | null },
+): Promise<{ webhookId: string; deliveryId: number; secret: string }> {
+  const created = await api()
+    .post('/api/v1/server/webhooks')
+    .set(secretKey(game))
+    .send({ events: ['season.ended'], ...settings })
+    .expect(201);
+  const webhookId: string = created.body.webhook_id;
+  await api().post(`/api/v1/server/webhooks/${webhookId}/test`).set(secretKey(game)).expect(202);
+  const log = await api().get(`/api/v1/server/webhooks/${webhookId}/deliveries`).set(secretKey(game)).expect(200);
+  return { webhookId, deliveryId: log.body.deliveries[0].delivery_id, secret: created.body.secret };
+}
+
 /** The internal leaderboard (for reading Redis and PostgreSQL directly). */
 export async function internalBoard(game: TestGame, leaderboardId: string) {
   const board = await testEngine()

@@ -133,6 +133,8 @@ const CODES: Record<number, string[]> = {
     'key_not_found',
     'season_not_found',
     'group_not_found',
+    'webhook_not_found',
+    'delivery_not_found',
   ],
   409: ['already_exists', 'conflict'],
   413: ['payload_too_large'],

@@ -81,6 +81,8 @@ function worldValues(name: string, w: FuzzWorld): unknown[] {
     // The current season: its claims wait for its end (409), and change nothing.
     season: [1],
     group_id: ['1'],
+    webhook_id: [w.webhookId],
+    delivery_id: [w.deliveryId],
   };
   return values[name] ?? [];
 }
@@ -163,8 +165,8 @@ function harmless(endpoint: AnyEndpoint) {
     return {
       path: fillPath(
         endpoint,
-        // A season is a number: the first season, of a board that does not exist.
-        parameters.map((name) => (name === 'season' ? '1' : `no-such-${name.replace(/_/g, '-')}`)),
+        // A season or a delivery is a number: the first, of a board or webhook that does not exist.
+        parameters.map((name) => (name === 'season' || name === 'delivery_id' ? '1' : `no-such-${name.replace(/_/g, '-')}`)),
       ),
       status: 404,
     };

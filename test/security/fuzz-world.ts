@@ -5,6 +5,7 @@ import {
   createGame,
   createLeaderboard,
   createThirdPartyKey,
+  createWebhookWithDelivery,
   joinClan,
   secretKey,
   serverReport,
@@ -39,6 +40,8 @@ export interface FuzzWorld {
   steamId: string;
   apiKey: string;
   keyId: string;
+  webhookId: string;
+  deliveryId: number;
 }
 
 export async function buildFuzzWorld(): Promise<FuzzWorld> {
@@ -63,5 +66,9 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
   await serverReport(game, player.playerId, [100, Number.MAX_VALUE, -Number.MAX_VALUE, 100], [board, open, lowest, clanBoard]);
   await serverReport(game, rival.playerId, [40, 40, 40, 40], [board, open, lowest, clanBoard]);
   const { apiKey, keyId } = await createThirdPartyKey(game);
-  return { game, board, open, lowest, clanBoard, clan, device, player, rival, unscored, steamId, apiKey, keyId };
+  const { webhookId, deliveryId } = await createWebhookWithDelivery(game, {
+    url: 'https://hooks.example.com/fuzz',
+    leaderboard_ids: [board],
+  });
+  return { game, board, open, lowest, clanBoard, clan, device, player, rival, unscored, steamId, apiKey, keyId, webhookId, deliveryId };
 }

@@ -20,7 +20,7 @@ export interface Facts {
   viewer?: string;
 }
 
-const ID_KINDS = ['player_id', 'clan_id', 'key_id', 'group_id', 'leaderboard_id', 'game_id'] as const;
+const ID_KINDS = ['player_id', 'clan_id', 'key_id', 'webhook_id', 'group_id', 'leaderboard_id', 'game_id'] as const;
 
 export function factsOf(w: GameWorld, viewer?: string): Facts {
   const [low, high] = w.scores;
@@ -39,6 +39,7 @@ export function factsOf(w: GameWorld, viewer?: string): Facts {
     ['2', { tier: 'silver', total: 1, member_rank: 1 }],
     [w.keyId, { name: `${w.mark} key`, revoked_at: null }],
     [w.revokedKeyId, { name: `${w.mark} revoked` }],
+    [w.webhookId, { url: w.webhookUrl, enabled: true }],
     [w.game.gameId, { name: `${w.mark} game`, publishable_key: w.game.publishableKey }],
   ]);
   const contents = new Map<string, Record<string, string[]>>([
@@ -46,7 +47,7 @@ export function factsOf(w: GameWorld, viewer?: string): Facts {
     [w.clan, { player_id: [w.player.playerId] }],
     ['1', { player_id: [w.player.playerId] }],
     ['2', { player_id: [w.other.playerId] }],
-    [w.game.gameId, { leaderboard_id: [w.board], key_id: [w.keyId, w.revokedKeyId], game_id: [w.game.gameId] }],
+    [w.game.gameId, { leaderboard_id: [w.board], key_id: [w.keyId, w.revokedKeyId], webhook_id: [w.webhookId], game_id: [w.game.gameId] }],
   ]);
   return { records, contents, gameId: w.game.gameId, player: w.player.playerId, ...(viewer ? { viewer } : {}) };
 }
@@ -141,7 +142,7 @@ function expectListed(object: Json, items: Json[], container: string, facts: Fac
 /** Values of a game's world that an answer about another game must never hold: every name carries the mark. */
 export function expectNothingOf(res: { text: string; body: unknown }, w: GameWorld, sentText: string, cell: string): void {
   expect(res.text, `${cell}: answers with the other game's names`).to.not.include(w.mark);
-  const ids = [w.board, w.clan, w.player.playerId, w.other.playerId, w.keyId, w.revokedKeyId, w.game.gameId];
+  const ids = [w.board, w.clan, w.player.playerId, w.other.playerId, w.keyId, w.revokedKeyId, w.webhookId, w.game.gameId];
   for (const id of ids.filter((each) => !sentText.includes(each)))
     expect(res.text, `${cell}: answers with the other game's ${id}`).to.not.include(id);
   const numbers: number[] = [];

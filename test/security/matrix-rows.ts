@@ -67,6 +67,9 @@ function worldValue(name: string, w: MatrixWorld, player: 'own' | 'other'): unkn
     season: 1,
     // The world's player is in its board's first group this season (world.ts: the other moved up a tier).
     group_id: '1',
+    webhook_id: w.a.webhookId,
+    delivery_id: w.a.deliveryId,
+    url: w.a.webhookUrl,
   };
   return values[name];
 }

@@ -16,6 +16,10 @@ const TABLES: Record<string, string> = {
   clans: 'SELECT * FROM clans WHERE game_id = $1 ORDER BY clan_id',
   player_aliases: 'SELECT * FROM player_aliases WHERE game_id = $1 ORDER BY alias_type, alias_id',
   third_party_keys: 'SELECT * FROM third_party_keys WHERE game_id = $1 ORDER BY id',
+  webhooks: 'SELECT * FROM webhooks WHERE game_id = $1 ORDER BY id',
+  webhook_events: 'SELECT * FROM webhook_events WHERE game_id = $1 ORDER BY id',
+  webhook_deliveries: `SELECT d.* FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+                       WHERE w.game_id = $1 ORDER BY d.id`,
   // A refused change records nothing either.
   audit_log: 'SELECT * FROM audit_log WHERE game_id = $1 ORDER BY id',
   scores: `SELECT s.* FROM scores s JOIN leaderboards l ON l.internal_id = s.leaderboard_internal_id

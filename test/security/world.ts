@@ -6,6 +6,7 @@ import {
   createGame,
   createLeaderboard,
   createThirdPartyKey,
+  createWebhookWithDelivery,
   secretKey,
   serverReport,
   signup,
@@ -33,6 +34,10 @@ export interface GameWorld {
   scores: [number, number];
   apiKey: string;
   keyId: string;
+  /** A webhook of the game, its test event's first attempt (pending: the suites run no worker) and its URL. */
+  webhookId: string;
+  deliveryId: number;
+  webhookUrl: string;
   revokedKey: string;
   revokedKeyId: string;
   /** A dashboard session signed in with the game's secret key: its Cookie header and CSRF token. */
@@ -75,6 +80,8 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
   const revoked = await createThirdPartyKey(game, `${mark} revoked`);
   await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
+  const webhookUrl = `https://hooks.example.com/${encodeURIComponent(mark)}`;
+  const { webhookId, deliveryId } = await createWebhookWithDelivery(game, { url: webhookUrl, leaderboard_ids: [board] });
   const dashboard = await sessionHeaders(game.secretKey);
   return {
     game,
@@ -89,6 +96,9 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
     keyId,
     revokedKey: revoked.apiKey,
     revokedKeyId: revoked.keyId,
+    webhookId,
+    deliveryId,
+    webhookUrl,
     dashboard,
   };
 }

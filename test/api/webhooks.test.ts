@@ -1,0 +1,340 @@
+import { expect } from 'chai';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import request from 'supertest';
+import { api } from '../helpers/context.js';
+import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
+import { createGame, createLeaderboard, secretKey, type TestGame } from '../helpers/fixtures.js';
+import { startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
+
+/** What a receiver got: every request, with its headers and body as sent. */
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1, answering by path: /ok 200, /gone 410, /fail-once 500 then 200,
+ * /slow after 20 s, /hang-once never the first time then 200.
+ */
+class Receiver {
+  readonly received: Received[] = [];
+  private readonly server: Server;
+  private readonly seen = new Map<string, number>();
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const path = req.url ?? '';
+        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const count = (this.seen.get(path) ?? 0) + 1;
+        this.seen.set(path, count);
+        if (path.startsWith('/ok')) res.writeHead(200).end('ok');
+        else if (path.startsWith('/gone')) res.writeHead(410).end();
+        else if (path.startsWith('/fail-once')) res.writeHead(count === 1 ? 500 : 200).end();
+        else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(200).end(), 20_000).unref();
+        else if (path.startsWith('/hang-once')) {
+          if (count > 1) res.writeHead(200).end();
+        } else res.writeHead(404).end();
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((each) => each.path === path);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/** Checks a delivery with the Standard Webhooks specification's own library (not the service's code); its payload. */
+function verified(
+  secret: string,
+  delivery: Received,
+): { type: string; timestamp: string; sequence: unknown; data: Record<string, unknown> } {
+  const headers = {
+    'webhook-id': String(delivery.headers['webhook-id']),
+    'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+    'webhook-signature': String(delivery.headers['webhook-signature']),
+  };
+  return new StandardWebhook(secret).verify(delivery.body, headers) as ReturnType<typeof verified>;
+}
+
+/** Webhooks need a receiver the tests can run: http:// and 127.0.0.1 are allowed for these processes only. */
+const RELAXED = { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1' };
+
+describe('webhooks: registration, signed deliveries, retries and the delivery log', function () {
+  this.timeout(120_000);
+  let receiver: Receiver;
+  let relaxedApi: ServiceProcess;
+  let worker: ServiceProcess | undefined;
+  let game: TestGame;
+  /** Requests to the API process that allows the local receiver, each answer checked against the OpenAPI document. */
+  const relaxed = () => {
+    const agent = request(relaxedApi.url);
+    return {
+      get: (path: string) => agent.get(path).set(secretKey(game)).expect(checkAgainstOpenApi),
+      post: (path: string) => agent.post(path).set(secretKey(game)).expect(checkAgainstOpenApi),
+      patch: (path: string) => agent.patch(path).set(secretKey(game)).expect(checkAgainstOpenApi),
+    };
+  };
+  const register = async (path: string) => {
+    const res = await relaxed()
+      .post('/api/v1/server/webhooks')
+      .send({ url: receiver.url(path), events: ['season.ended'] })
+      .expect(201);
+    return { id: res.body.webhook_id as string, secret: res.body.secret as string };
+  };
+  const deliveries = async (id: string) =>
+    (await relaxed().get(`/api/v1/server/webhooks/${id}/deliveries`).expect(200)).body.deliveries as Record<string, unknown>[];
+
+  before(async () => {
+    receiver = new Receiver();
+    await receiver.start();
+    relaxedApi = await startApi(RELAXED);
+    worker = await startWorker(RELAXED);
+    game = await createGame();
+  });
+  after(async () => {
+    await Promise.all([worker?.stop(), relaxedApi.stop()]);
+    await receiver.stop();
+  });
+
+  it('when a webhook is registered, listed, changed, rotated and removed, then the secret is shown only when made and every change is audited without it', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own);
+    const created = await api()
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: 'https://hooks.example.com/events?token=hidden', events: ['player.overtaken'], leaderboard_ids: [board] })
+      .expect(201);
+    expect(created.body).to.include({ url: 'https://hooks.example.com/events?token=hidden', enabled: true });
+    expect(created.body.secret).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(created.body.leaderboard_ids).to.deep.equal([board]);
+    const id = created.body.webhook_id;
+
+    const listed = await api().get('/api/v1/server/webhooks').set(secretKey(own)).expect(200);
+    expect(listed.body.total).to.equal(1);
+    expect(listed.body.webhooks[0]).to.not.have.property('secret');
+
+    const changed = await api()
+      .patch(`/api/v1/server/webhooks/${id}`)
+      .set(secretKey(own))
+      .send({ events: ['season.ended', 'player.moved'], leaderboard_ids: null, enabled: false })
+      .expect(200);
+    expect(changed.body).to.include({ enabled: false, leaderboard_ids: null });
+    expect(changed.body.events).to.deep.equal(['season.ended', 'player.moved']);
+
+    const rotated = await api().post(`/api/v1/server/webhooks/${id}/secret`).set(secretKey(own)).expect(200);
+    expect(rotated.body.secret)
+      .to.match(/^whsec_/)
+      .and.not.equal(created.body.secret);
+
+    await api().delete(`/api/v1/server/webhooks/${id}`).set(secretKey(own)).expect(204);
+    const gone = await api().patch(`/api/v1/server/webhooks/${id}`).set(secretKey(own)).send({ enabled: true }).expect(404);
+    expect(gone.body.error.code).to.equal('webhook_not_found');
+
+    const log = await api().get('/api/v1/server/audit_log').set(secretKey(own)).expect(200);
+    const actions = log.body.entries.map((entry: { action: string }) => entry.action);
+    expect(actions).to.include.members(['webhook.create', 'webhook.update', 'webhook.rotate_secret', 'webhook.delete']);
+    const text = JSON.stringify(log.body);
+    expect(text).to.not.include('whsec_').and.not.include('hidden');
+    expect(text).to.include('https://hooks.example.com/events');
+  });
+
+  it('when 25 webhooks are registered at once, then exactly 20 are, and the others answer 409', async () => {
+    const own = await createGame();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        api()
+          .post('/api/v1/server/webhooks')
+          .set(secretKey(own))
+          .send({ url: `https://hooks.example.com/${i}`, events: ['season.ended'] }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).to.have.length(20);
+    const refused = answers.filter((res) => res.status !== 201);
+    expect(refused.map((res) => [res.status, res.body.error.code])).to.deep.equal(Array(5).fill([409, 'conflict']));
+    const listed = await api().get('/api/v1/server/webhooks?limit=100').set(secretKey(own)).expect(200);
+    expect(listed.body.total).to.equal(20);
+  });
+
+  it('when a URL would reach a loopback, private, link-local, metadata or mapped address, or is not https, then it is refused at creation and nothing is stored', async () => {
+    const own = await createGame();
+    const refused = [
+      'http://hooks.example.com/',
+      'https://user:pass@hooks.example.com/',
+      'https://localhost/',
+      'https://127.0.0.1/',
+      'https://10.0.0.1/',
+      'https://172.16.5.4/',
+      'https://192.168.0.1/',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/',
+      'https://0.0.0.0/',
+      'https://[::1]/',
+      'https://[fd00::1]/',
+      'https://[fe80::1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[64:ff9b::a00:1]/',
+      'ftp://hooks.example.com/',
+      'not a url',
+    ];
+    for (const url of refused) {
+      const res = await api()
+        .post('/api/v1/server/webhooks')
+        .set(secretKey(own))
+        .send({ url, events: ['season.ended'] });
+      expect([res.status, res.body.error?.code, res.body.error?.details?.[0]?.field], url).to.deep.equal([400, 'validation_failed', 'url']);
+    }
+    const unknownBoard = await api()
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: 'https://hooks.example.com/', events: ['season.ended'], leaderboard_ids: ['no_such_board'] });
+    expect([unknownBoard.status, unknownBoard.body.error.code]).to.deep.equal([404, 'leaderboard_not_found']);
+    for (const events of [[], ['no.such.event'], ['season.ended', 'season.ended']]) {
+      const res = await api().post('/api/v1/server/webhooks').set(secretKey(own)).send({ url: 'https://hooks.example.com/', events });
+      expect(res.status, JSON.stringify(events)).to.equal(400);
+    }
+    const listed = await api().get('/api/v1/server/webhooks').set(secretKey(own)).expect(200);
+    expect(listed.body.total).to.equal(0);
+  });
+
+  it('when a test event is sent, then the receiver gets one POST whose Standard Webhooks signature verifies, and the log shows it delivered', async () => {
+    const { id, secret } = await register('/ok/test');
+    const queued = await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(() => receiver.at('/ok/test').length === 1, 'the test delivery');
+    const [delivery] = receiver.at('/ok/test');
+    const payload = verified(secret, delivery!);
+    expect(payload).to.include({ type: 'webhook.test' });
+    expect(payload.data).to.deep.equal({ webhook_id: id });
+    expect(delivery!.headers['webhook-id']).to.equal(queued.body.event_id);
+    expect(delivery!.headers['content-type']).to.equal('application/json');
+    await until(async () => (await deliveries(id))[0]?.status === 'delivered', 'the attempt logged');
+    const [logged] = await deliveries(id);
+    expect(logged).to.include({
+      event_id: queued.body.event_id,
+      type: 'webhook.test',
+      attempt: 1,
+      status: 'delivered',
+      response_status: 200,
+      error: null,
+    });
+  });
+
+  it('when the receiver fails once, then the event is retried with the same webhook-id and delivered, each attempt in the log', async () => {
+    const { id, secret } = await register('/fail-once/a');
+    const queued = await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(() => receiver.at('/fail-once/a').length === 2, 'the retry', 30_000);
+    const [first, second] = receiver.at('/fail-once/a');
+    expect([first!.headers['webhook-id'], second!.headers['webhook-id']]).to.deep.equal([queued.body.event_id, queued.body.event_id]);
+    verified(secret, second!);
+    await until(async () => (await deliveries(id))[0]?.status === 'delivered', 'the retry logged');
+    const log = await deliveries(id);
+    expect(log.map((each) => [each.attempt, each.status, each.response_status, each.error])).to.deep.equal([
+      [2, 'delivered', 200, null],
+      [1, 'failed', 500, 'http_status'],
+    ]);
+  });
+
+  it('when the receiver answers 410 Gone, then the webhook is turned off (audited as the system) and sends nothing more', async () => {
+    const { id } = await register('/gone/a');
+    await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(async () => (await deliveries(id))[0]?.status === 'failed', 'the refused delivery');
+    const listed = await relaxed().get('/api/v1/server/webhooks?limit=100').expect(200);
+    expect(listed.body.webhooks.find((each: { webhook_id: string }) => each.webhook_id === id).enabled).to.equal(false);
+    const log = await relaxed().get('/api/v1/server/audit_log').expect(200);
+    expect(
+      log.body.entries.find((entry: { action: string; target: string }) => entry.action === 'webhook.disable' && entry.target === id),
+    ).to.include({
+      actor: 'system',
+    });
+    await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(async () => (await deliveries(id)).length === 2 && (await deliveries(id))[0]!.status !== 'pending', 'the second test');
+    expect((await deliveries(id))[0]).to.include({ status: 'failed', error: 'webhook_disabled', response_status: null });
+    expect(receiver.at('/gone/a')).to.have.length(1);
+  });
+
+  it('when a receiver takes 20 s to answer, then another webhook’s deliveries go on meanwhile', async () => {
+    const slow = await register('/slow/a');
+    const fast = await register('/ok/beside-slow');
+    for (let i = 0; i < 6; i++) await relaxed().post(`/api/v1/server/webhooks/${slow.id}/test`).expect(202);
+    await until(() => receiver.at('/slow/a').length >= 1, 'the slow receiver reached');
+    const sentAt = Date.now();
+    await relaxed().post(`/api/v1/server/webhooks/${fast.id}/test`).expect(202);
+    await until(() => receiver.at('/ok/beside-slow').length === 1, 'the other webhook’s delivery');
+    // Delivered while every attempt to the slow receiver still waited on its answer.
+    expect((await deliveries(slow.id)).every((each) => each.status === 'pending')).to.equal(true);
+    expect(receiver.at('/ok/beside-slow')[0]!.at - sentAt).to.be.below(10_000);
+  });
+
+  it('when an attempt is sent again, then the receiver gets the same event under the same webhook-id, as a new attempt', async () => {
+    const { id, secret } = await register('/ok/again');
+    const queued = await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(async () => (await deliveries(id))[0]?.status === 'delivered', 'the first delivery');
+    const [first] = await deliveries(id);
+    const again = await relaxed().post(`/api/v1/server/webhooks/${id}/deliveries/${first!.delivery_id}/redeliver`).expect(202);
+    expect(again.body).to.deep.equal({ event_id: queued.body.event_id, attempt: 2 });
+    await until(() => receiver.at('/ok/again').length === 2, 'the redelivery');
+    const [one, two] = receiver.at('/ok/again');
+    expect(two!.headers['webhook-id']).to.equal(one!.headers['webhook-id']);
+    expect(verified(secret, two!)).to.deep.equal(verified(secret, one!));
+    const missing = await relaxed().post(`/api/v1/server/webhooks/${id}/deliveries/999999999/redeliver`).expect(404);
+    expect(missing.body.error.code).to.equal('delivery_not_found');
+    const other = await createGame();
+    const foreign = await request(relaxedApi.url)
+      .post(`/api/v1/server/webhooks/${id}/deliveries/${first!.delivery_id}/redeliver`)
+      .set(secretKey(other));
+    expect([foreign.status, foreign.body.error.code]).to.deep.equal([404, 'webhook_not_found']);
+  });
+
+  it('when the worker is SIGKILLed while an attempt waits on the receiver, then the next worker makes it again and it is delivered', async () => {
+    const { id } = await register('/hang-once/a');
+    const queued = await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+    await until(() => receiver.at('/hang-once/a').length === 1, 'the attempt under way');
+    worker!.child.kill('SIGKILL');
+    await new Promise((resolve) => (worker!.child.exitCode !== null ? resolve(null) : worker!.child.once('exit', resolve)));
+    worker = await startWorker(RELAXED);
+    await until(() => receiver.at('/hang-once/a').length === 2, 'the attempt made again', 60_000);
+    expect(receiver.at('/hang-once/a').map((each) => each.headers['webhook-id'])).to.deep.equal([
+      queued.body.event_id,
+      queued.body.event_id,
+    ]);
+    await until(async () => (await deliveries(id))[0]?.status === 'delivered', 'the attempt logged');
+  });
+
+  it('when a webhook’s URL reaches a private address at delivery time, then a worker that refuses private addresses does not connect, and logs why', async () => {
+    const { id } = await register('/ok/private');
+    await worker!.stop();
+    worker = await startWorker({ WEBHOOK_ALLOW_HTTP: '1' });
+    try {
+      await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
+      await until(async () => (await deliveries(id)).some((each) => each.status === 'failed'), 'the refused attempt');
+      // The refused attempt, and its retry waiting.
+      expect((await deliveries(id)).map((each) => [each.attempt, each.status, each.error, each.response_status])).to.deep.equal([
+        [2, 'pending', null, null],
+        [1, 'failed', 'address_not_allowed', null],
+      ]);
+      expect(receiver.at('/ok/private')).to.have.length(0);
+    } finally {
+      await worker.stop();
+      worker = await startWorker(RELAXED);
+    }
+  });
+});
