@@ -45,6 +45,7 @@ import type { ClanService } from './clans/clan-service.js';
 import { createPersistence, createPersister } from './persistence/create-persistence.js';
 import { pacedTo } from './pace.js';
 import { WebhookDelivery } from './events/webhook-delivery.js';
+import { WebhookEvents } from './events/webhook-events.js';
 import { WebhookQueue } from './events/webhook-queue.js';
 import { WebhookService } from './events/webhook-service.js';
 import { WebhookStore } from './events/webhook-store.js';
@@ -335,6 +336,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       scores: stores.scores,
       seats: stores.seats,
       archives: stores.archives,
+      webhooks: stores.webhooks,
       audit,
       invalidator,
     });
@@ -396,6 +398,8 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       transact: core.transact,
       audit: core.stores.audit,
       pace: pacedTo(config.archiveCpuShare),
+      events: new WebhookEvents({ store: core.stores.webhooks, queue: core.webhookQueue }),
+      players: core.stores.players,
     }),
     seasons: core.seasons.service,
     maintenance: core.maintenance,

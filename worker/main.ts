@@ -23,7 +23,7 @@ const SCHEDULER_INTERVAL_MS = 1000;
 /** How often a worker looks whether the fleet's clan recount is due (it runs once per RECONCILE_INTERVAL_SECONDS). */
 const RECONCILE_CHECK_MS = 60_000;
 /** Webhook attempts in flight per worker: most of their time is waiting on receivers (up to 10 s each). */
-const WEBHOOK_CONCURRENCY = 32;
+const WEBHOOK_CONCURRENCY = 64;
 /** How often a worker looks for webhook attempts whose job was lost (the API died before queueing it). */
 const WEBHOOK_SWEEP_MS = 30_000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */

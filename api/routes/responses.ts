@@ -442,7 +442,10 @@ export const DeliveryList = object({
 }).id('DeliveryList');
 export const RedeliveryQueued = object({
   event_id: str().example('msg_2Kq8Wc0xLr5VbNt1Yh7dPeZa').description('The event sent again, under the same webhook-id'),
-  attempt: int().min(2).example(2).description("The new attempt's number; it shows in the delivery log"),
+  attempt: int()
+    .min(1)
+    .example(2)
+    .description('The attempt that sends it: a new one, or the one already waiting for its retry; it shows in the delivery log'),
 }).id('RedeliveryQueued');
 export const AuditEntry = object({
   // An integer, like the other ordinal numbers of the API (season, rank): ids compare by age (`before`).

@@ -109,6 +109,13 @@ export const playerSearch = storedText()
   .example('76561198000000000');
 /** Its minimum length is MIN_DEVICE_ID_LENGTH (the signup route sets it). */
 export const deviceId = storedText().max(128);
+/** A webhook's URL as sent (the service checks what it may reach: docs/events.md). */
+export const webhookUrl = storedText()
+  .max(2048)
+  .description(
+    'Where deliveries are posted: https:// (http:// only when the service allows it), not a loopback, private, link-local or metadata address, checked again at every delivery',
+  )
+  .example('https://bots.example.com/leaderboard-events');
 
 // Control and format characters, but the zero width joiner and non-joiner (joinersJoin judges those).
 const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;

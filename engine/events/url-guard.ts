@@ -113,9 +113,28 @@ export function checkUrlSyntax(url: string, policy: UrlPolicy): URL {
   return parsed;
 }
 
+/** Asks the name servers directly: a slow one holds no thread of the pool other lookups share. */
+const resolver = new dnsPromises.Resolver({ timeout: 2000, tries: 2 });
+
+/**
+ * A name's addresses from the name servers (A and AAAA at once), without the thread pool that
+ * `dns.lookup` uses: four lookups hung on an attacker's name server would otherwise hold every
+ * thread, and every other webhook's lookups with them.
+ */
+async function resolveAddresses(hostname: string): Promise<LookupAddress[]> {
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  const addresses = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (addresses.length === 0 && v4.status === 'rejected') throw v4.reason;
+  return addresses;
+}
+
 /**
  * Checks a webhook URL right before a delivery: the syntax checks above, then the host's addresses.
- * An IP literal is used as is; a name is resolved with `lookup` (injectable for tests), and if ANY of
+ * An IP literal is used as is; a name is resolved with `lookup` (injectable for tests; by default the
+ * name servers, or the system's lookup when private addresses are allowed), and if ANY of
  * its addresses is refused the URL is refused, since the connection could otherwise land on it. The
  * caller must connect to the returned address (sending the URL's host name for TLS and the Host
  * header), never resolve the name again: a second answer could differ from the checked one.
@@ -123,8 +142,11 @@ export function checkUrlSyntax(url: string, policy: UrlPolicy): URL {
 export async function resolveUrl(
   url: string,
   policy: UrlPolicy,
-  lookup: (hostname: string, options: LookupAllOptions) => Promise<LookupAddress[]> = dnsPromises.lookup,
+  lookup?: (hostname: string, options: LookupAllOptions) => Promise<LookupAddress[]>,
 ): Promise<{ url: URL; address: string; family: 4 | 6 }> {
+  // With private addresses allowed (development), the system's lookup also knows names of the hosts file.
+  const find: (hostname: string, options: LookupAllOptions) => Promise<LookupAddress[]> =
+    lookup ?? (policy.allowPrivate ? dnsPromises.lookup : resolveAddresses);
   const parsed = checkUrlSyntax(url, policy);
   const literal = ipLiteral(parsed.hostname);
   let addresses: string[];
@@ -135,7 +157,7 @@ export async function resolveUrl(
     const timer = new AbortController();
     try {
       answers = await Promise.race([
-        lookup(parsed.hostname, { all: true, verbatim: true }),
+        find(parsed.hostname, { all: true, verbatim: true }),
         sleep(DNS_TIMEOUT_MS, undefined, { signal: timer.signal }).then(() => {
           throw Object.assign(new Error('DNS timeout'), { code: 'ETIMEOUT' });
         }),

@@ -87,7 +87,7 @@ export class WebhookDelivery {
       if (retryIn === undefined) return [];
       const at = new Date(Date.now() + retryIn);
       const [id] = await store.addAttempts(delivery.eventId, [{ webhookId: webhook.id, attempt: delivery.attempt + 1 }], at);
-      return [{ id: id!, webhookId: webhook.id, at }];
+      return [{ id: id!, webhookId: webhook.id, gameId: webhook.gameId, at }];
     });
     // Queued after the commit; lost only if this process dies in between, and then the sweep queues it.
     await this.deps.queue.add(next);
@@ -106,7 +106,11 @@ export class WebhookDelivery {
   }
 }
 
-/** Posts the body to the URL's checked address: its status, or why there was none. */
+/**
+ * Posts the body to the URL's checked address: its status, or why there was none. The whole attempt,
+ * name resolution included, has TIMEOUT_MS; the outcome is decided when the status line arrives,
+ * and no more than MAX_RESPONSE_BYTES of the answer is read before the connection is closed.
+ */
 async function post(
   url: string,
   policy: UrlPolicy,
@@ -114,6 +118,7 @@ async function post(
   headers: Record<string, string>,
   secrets: string[],
 ): Promise<{ status: number | null; error: DeliveryError | null }> {
+  const deadline = AbortSignal.timeout(TIMEOUT_MS);
   let target: Awaited<ReturnType<typeof resolveUrl>>;
   try {
     target = await resolveUrl(url, policy);
@@ -121,6 +126,7 @@ async function post(
     if (error instanceof UrlRefused) return { status: null, error: error.reason };
     throw error;
   }
+  if (deadline.aborted) return { status: null, error: 'timeout' };
   const signed = {
     ...headers,
     'webhook-signature': webhookSignature(secrets, headers['webhook-id']!, Number(headers['webhook-timestamp']), body),
@@ -135,23 +141,17 @@ async function post(
   };
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
-    const request = client.request(
-      target.url,
-      { method: 'POST', headers: signed, lookup, agent: false, signal: AbortSignal.timeout(TIMEOUT_MS) },
-      (response) => {
-        let read = 0;
-        const done = () => resolve({ status: response.statusCode ?? null, error: null });
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) {
-            response.destroy();
-            done();
-          }
-        });
-        response.on('end', done);
-        response.on('error', done);
-      },
-    );
+    const request = client.request(target.url, { method: 'POST', headers: signed, lookup, agent: false, signal: deadline }, (response) => {
+      resolve({ status: response.statusCode ?? null, error: null });
+      // Read a little (some servers wait for their answer to be taken), then close.
+      let read = 0;
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_RESPONSE_BYTES) response.destroy();
+      });
+      response.on('error', () => undefined);
+      response.on('end', () => request.destroy());
+    });
     request.on('error', (error: NodeJS.ErrnoException) =>
       resolve({ status: null, error: error.name === 'AbortError' || error.name === 'TimeoutError' ? 'timeout' : 'connection_failed' }),
     );

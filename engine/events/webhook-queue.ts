@@ -3,10 +3,19 @@ import type { RedisClient } from '../live/redis.js';
 
 export const WEBHOOK_QUEUE = 'webhooks';
 
-/** One attempt to wake up for; the webhook's id lets the worker cap each webhook's attempts in flight. */
+/** One attempt to wake up for; the webhook's and game's ids let the worker cap their attempts in flight. */
 export interface WebhookJob {
   deliveryId: number;
   webhookId: string;
+  gameId: string;
+}
+
+/** An attempt to queue: its id, its webhook and game, and when it is due. */
+export interface QueuedAttempt {
+  id: number;
+  webhookId: string;
+  gameId: string;
+  at: Date;
 }
 
 /** The queue's keys share one hash tag (BullMQ needs one Cluster slot), apart from the persistence queues'. */
@@ -31,15 +40,22 @@ export class WebhookQueue {
     });
   }
 
-  async add(attempts: { id: number; webhookId: string; at: Date }[]): Promise<void> {
+  async add(attempts: QueuedAttempt[]): Promise<void> {
     if (attempts.length === 0) return;
     await this.queue.addBulk(
-      attempts.map(({ id, webhookId, at }) => ({
+      attempts.map(({ id, webhookId, gameId, at }) => ({
         name: 'deliver',
-        data: { deliveryId: id, webhookId },
+        data: { deliveryId: id, webhookId, gameId },
         opts: { jobId: `attempt-${id}`, delay: Math.max(0, at.getTime() - Date.now()) },
       })),
     );
+  }
+
+  /** Makes the attempt now: its waiting job is moved up, or a job is queued if it has none. */
+  async sendNow(attempt: QueuedAttempt): Promise<void> {
+    const job = await this.queue.getJob(`attempt-${attempt.id}`);
+    if (job && (await job.isDelayed())) await job.promote();
+    else if (!job) await this.add([{ ...attempt, at: new Date() }]);
   }
 
   close(): Promise<void> {

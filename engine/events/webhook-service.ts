@@ -1,6 +1,6 @@
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import { randomId } from '../credentials.js';
-import type { RunInTransaction } from '../db.js';
+import type { Queryable, RunInTransaction } from '../db.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newWebhookSecret } from './signature.js';
 import { checkUrlSyntax, UrlRefused, type UrlPolicy } from './url-guard.js';
@@ -9,6 +9,8 @@ import type { Delivery, EventType, Webhook, WebhookStore } from './webhook-store
 
 /** Webhooks per game (docs/events.md). */
 export const MAX_WEBHOOKS = 20;
+/** Attempts one webhook may have waiting; tests and redeliveries beyond them are refused (409), so a caller cannot queue unbounded work. */
+export const MAX_PENDING_ATTEMPTS = 100;
 /** How long the secret a rotation replaced still signs, beside the new one. */
 const PREVIOUS_SECRET_MS = 86_400_000;
 
@@ -68,7 +70,7 @@ export class WebhookService {
   async update(gameId: string, id: string, change: Partial<WebhookSettings & { enabled: boolean }>, actor: Actor): Promise<Webhook> {
     if (change.url !== undefined) this.checkUrl(change.url);
     // The webhook first: a request naming another game's webhook hears of that, not of the leaderboards.
-    await this.find(gameId, id);
+    await this.get(gameId, id);
     await this.checkLeaderboards(gameId, change.leaderboardIds);
     return this.deps.transact(async (client) => {
       const updated = await this.deps.store.in(client).update(gameId, id, change);
@@ -100,19 +102,15 @@ export class WebhookService {
 
   /** Queues a `webhook.test` event for this webhook alone (enabled or not: a disabled one records why it was not sent). */
   async sendTest(gameId: string, id: string): Promise<{ eventId: string }> {
-    const webhook = await this.find(gameId, id);
     const eventId = newEventId();
     const timestamp = new Date();
-    const body = JSON.stringify({
-      type: 'webhook.test',
-      timestamp: timestamp.toISOString(),
-      sequence: null,
-      data: { webhook_id: webhook.id },
+    const body = JSON.stringify({ type: 'webhook.test', timestamp: timestamp.toISOString(), sequence: null, data: { webhook_id: id } });
+    const attempts = await this.deps.transact(async (client) => {
+      const store = await this.locked(client, gameId, id);
+      await roomFor(store, id);
+      return store.recordEvent({ id: eventId, gameId, type: 'webhook.test', body }, [id]);
     });
-    const attempts = await this.deps.transact((client) =>
-      this.deps.store.in(client).recordEvent({ id: eventId, gameId, type: 'webhook.test', body }, [webhook.id]),
-    );
-    await this.deps.queue.add(attempts.map((attemptId) => ({ id: attemptId, webhookId: webhook.id, at: timestamp })));
+    await this.deps.queue.add(attempts.map((attemptId) => ({ id: attemptId, webhookId: id, gameId, at: timestamp })));
     return { eventId };
   }
 
@@ -123,24 +121,39 @@ export class WebhookService {
     before: number | undefined,
     limit: number,
   ): Promise<{ deliveries: Delivery[]; nextBefore: number | null }> {
-    await this.find(gameId, id);
-    const deliveries = await this.deps.store.deliveries(id, before, limit);
-    return { deliveries, nextBefore: deliveries.length === limit ? deliveries.at(-1)!.id : null };
+    await this.get(gameId, id);
+    return this.deps.store.deliveries(id, before, limit);
   }
 
-  /** Sends an attempt's event again, as a new attempt with the same webhook-id; the event and the attempt's number. */
+  /**
+   * Sends an attempt's event again, under the same webhook-id: a new attempt, numbered after the
+   * event's last, unless one is already waiting (that one is sent now, so no two retry chains run).
+   */
   async redeliver(gameId: string, id: string, deliveryId: number): Promise<{ eventId: string; attempt: number }> {
-    await this.find(gameId, id);
-    const delivery = await this.deps.store.delivery(id, deliveryId);
-    if (!delivery) throw new NotFoundError('delivery_not_found', `Webhook '${id}' has no delivery ${deliveryId}.`);
     const at = new Date();
-    const attempt = (await this.deps.store.lastAttempt(delivery.eventId, id)) + 1;
-    const [attemptId] = await this.deps.store.addAttempts(delivery.eventId, [{ webhookId: id, attempt }], at);
-    await this.deps.queue.add([{ id: attemptId!, webhookId: id, at }]);
-    return { eventId: delivery.eventId, attempt };
+    const { eventId, attempt, attemptId } = await this.deps.transact(async (client) => {
+      const store = await this.locked(client, gameId, id);
+      const delivery = await store.delivery(id, deliveryId);
+      if (!delivery) throw new NotFoundError('delivery_not_found', `Webhook '${id}' has no delivery ${deliveryId}.`);
+      const { last, pending } = await store.attemptsOf(delivery.eventId, id);
+      if (pending) return { eventId: delivery.eventId, attempt: pending.attempt, attemptId: pending.id };
+      await roomFor(store, id);
+      const [added] = await store.addAttempts(delivery.eventId, [{ webhookId: id, attempt: last + 1 }], at);
+      return { eventId: delivery.eventId, attempt: last + 1, attemptId: added! };
+    });
+    await this.deps.queue.sendNow({ id: attemptId, webhookId: id, gameId, at });
+    return { eventId, attempt };
   }
 
-  private async find(gameId: string, id: string): Promise<Webhook> {
+  /** The store in `client`, with the webhook's row locked until the transaction ends (webhook_not_found if it is not the game's). */
+  private async locked(client: Queryable, gameId: string, id: string): Promise<WebhookStore> {
+    const store = this.deps.store.in(client);
+    if (!(await store.lock(gameId, id))) throw notFound(id);
+    return store;
+  }
+
+  /** The game's webhook, or webhook_not_found. */
+  async get(gameId: string, id: string): Promise<Webhook> {
     const webhook = await this.deps.store.find(gameId, id);
     if (!webhook) throw notFound(id);
     return webhook;
@@ -159,6 +172,13 @@ export class WebhookService {
         throw new ValidationError('The webhook URL is not allowed.', [{ field: 'url', message: error.message }]);
       throw error;
     }
+  }
+}
+
+/** Room for one more waiting attempt of the webhook, or 409. */
+async function roomFor(store: WebhookStore, id: string): Promise<void> {
+  if ((await store.pendingCount(id)) >= MAX_PENDING_ATTEMPTS) {
+    throw new ConflictError(`Webhook '${id}' has ${MAX_PENDING_ATTEMPTS} attempts waiting; wait for them first.`);
   }
 }
 

@@ -122,7 +122,7 @@ export class WebhookStore {
    * first, so two creations racing for the last place cannot both take it.
    */
   async insert(webhook: Omit<Webhook, 'createdAt' | 'enabled'> & { secret: string }, max: number): Promise<Webhook | undefined> {
-    await this.db.query('SELECT 1 FROM games WHERE id = $1 FOR UPDATE', [webhook.gameId]);
+    await this.db.query('SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE', [webhook.gameId]);
     const { rows } = await this.db.query<WebhookRow>(
       `INSERT INTO webhooks (id, game_id, url, events, leaderboard_ids, secret)
        SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT count(*) FROM webhooks WHERE game_id = $2) < $7
@@ -199,6 +199,26 @@ export class WebhookStore {
     return rows[0] && toWebhook(rows[0]);
   }
 
+  /** The enabled webhooks of the game that want `type` for the leaderboard. */
+  async wantedBy(gameId: string, type: EventType, leaderboardId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `SELECT id FROM webhooks
+       WHERE game_id = $1 AND enabled AND $2 = ANY(events) AND (leaderboard_ids IS NULL OR $3 = ANY(leaderboard_ids))
+       ORDER BY id`,
+      [gameId, type, leaderboardId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The leaderboard's next event sequence (1, 2, …), taken under its row lock until the transaction ends. */
+  async nextSequence(leaderboardInternalId: number): Promise<number> {
+    const { rows } = await this.db.query<{ sequence: string }>(
+      'UPDATE leaderboards SET event_sequence = event_sequence + 1 WHERE internal_id = $1 RETURNING event_sequence AS sequence',
+      [leaderboardInternalId],
+    );
+    return Number(rows[0]!.sequence);
+  }
+
   /** Stores an event and a pending first attempt for each given webhook; the attempts' ids. */
   async recordEvent(event: { id: string; gameId: string; type: EventType; body: string }, webhookIds: string[]): Promise<number[]> {
     await this.db.query('INSERT INTO webhook_events (id, game_id, type, body) VALUES ($1, $2, $3, $4)', [
@@ -226,14 +246,20 @@ export class WebhookStore {
     return rows.map((row) => Number(row.id));
   }
 
-  /** A webhook's attempts, newest first, older than `before` when given. */
-  async deliveries(webhookId: string, before: number | undefined, limit: number): Promise<Delivery[]> {
+  /** A webhook's attempts, newest first, older than `before` when given; `nextBefore` null on the last page. */
+  async deliveries(
+    webhookId: string,
+    before: number | undefined,
+    limit: number,
+  ): Promise<{ deliveries: Delivery[]; nextBefore: number | null }> {
+    // One row more than the page: whether an older page exists.
     const { rows } = await this.db.query<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
        WHERE d.webhook_id = $1 AND ($2::bigint IS NULL OR d.id < $2) ORDER BY d.id DESC LIMIT $3`,
-      [webhookId, before ?? null, limit],
+      [webhookId, before ?? null, limit + 1],
     );
-    return rows.map(toDelivery);
+    const deliveries = rows.slice(0, limit).map(toDelivery);
+    return { deliveries, nextBefore: rows.length > limit ? deliveries.at(-1)!.id : null };
   }
 
   async delivery(webhookId: string, id: number): Promise<Delivery | undefined> {
@@ -244,13 +270,35 @@ export class WebhookStore {
     return rows[0] && toDelivery(rows[0]);
   }
 
-  /** The number of the event's latest attempt to this webhook (a redelivery comes after it). */
-  async lastAttempt(eventId: string, webhookId: string): Promise<number> {
-    const { rows } = await this.db.query<{ attempt: number }>(
-      'SELECT coalesce(max(attempt), 0) AS attempt FROM webhook_deliveries WHERE event_id = $1 AND webhook_id = $2',
+  /** Locks the webhook's row until the transaction ends: its attempts are counted and added one caller at a time. */
+  async lock(gameId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('SELECT 1 FROM webhooks WHERE id = $1 AND game_id = $2 FOR NO KEY UPDATE', [id, gameId]);
+    return rowCount !== 0;
+  }
+
+  /** How many of the webhook's attempts wait to be made. */
+  async pendingCount(webhookId: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending'",
+      [webhookId],
+    );
+    return rows[0]!.n;
+  }
+
+  /** The event's attempts to this webhook: the latest number, and a pending one if any. */
+  async attemptsOf(
+    eventId: string,
+    webhookId: string,
+  ): Promise<{ last: number; pending: { id: number; attempt: number; at: Date } | undefined }> {
+    const { rows } = await this.db.query<{ id: string; attempt: number; status: DeliveryStatus; at: Date }>(
+      'SELECT id, attempt, status, at FROM webhook_deliveries WHERE event_id = $1 AND webhook_id = $2 ORDER BY attempt DESC',
       [eventId, webhookId],
     );
-    return rows[0]!.attempt;
+    const pending = rows.find((row) => row.status === 'pending');
+    return {
+      last: rows[0]?.attempt ?? 0,
+      pending: pending && { id: Number(pending.id), attempt: pending.attempt, at: pending.at },
+    };
   }
 
   /** What the worker needs to make an attempt, while it is still pending: the event, and the webhook with its secrets. */
@@ -262,15 +310,7 @@ export class WebhookStore {
         previous_secret: string | null;
         previous_until: Date | null;
         failing_since: Date | null;
-      } & {
-        w_id: string;
-        game_id: string;
-        url: string;
-        events: EventType[];
-        leaderboard_ids: string[] | null;
-        enabled: boolean;
-        created_at: Date;
-      }
+      } & Omit<WebhookRow, 'id'> & { w_id: string }
     >(
       `SELECT ${DELIVERY_COLUMNS}, e.body, w.id AS w_id, w.game_id, w.url, w.events, w.leaderboard_ids, w.enabled, w.created_at,
               w.secret, w.previous_secret, w.previous_until, w.failing_since
@@ -320,12 +360,28 @@ export class WebhookStore {
   }
 
   /** Attempts still pending a while after they were due: their job may be lost (the API died before queueing it). */
-  async overdueAttempts(dueBefore: Date, limit: number): Promise<{ id: number; webhookId: string; at: Date }[]> {
-    const { rows } = await this.db.query<{ id: string; webhook_id: string; at: Date }>(
-      "SELECT id, webhook_id, at FROM webhook_deliveries WHERE status = 'pending' AND at < $1 ORDER BY at LIMIT $2",
+  async overdueAttempts(dueBefore: Date, limit: number): Promise<{ id: number; webhookId: string; gameId: string; at: Date }[]> {
+    const { rows } = await this.db.query<{ id: string; webhook_id: string; game_id: string; at: Date }>(
+      `SELECT d.id, d.webhook_id, w.game_id, d.at FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.status = 'pending' AND d.at < $1 ORDER BY d.at LIMIT $2`,
       [dueBefore, limit],
     );
-    return rows.map((row) => ({ id: Number(row.id), webhookId: row.webhook_id, at: row.at }));
+    return rows.map((row) => ({ id: Number(row.id), webhookId: row.webhook_id, gameId: row.game_id, at: row.at }));
+  }
+
+  /**
+   * Erasure: the game's stored events keep only the erased player's id, so no retry or redelivery
+   * sends their name again (entries of `season.ended`'s `top` lose their `display_name`).
+   */
+  async erasePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_events e SET body = jsonb_set(b.body, '{data,top}', (
+         SELECT jsonb_agg(CASE WHEN entry->>'player_id' = $2 THEN entry || '{"display_name": null}' ELSE entry END ORDER BY n)
+         FROM jsonb_array_elements(b.body->'data'->'top') WITH ORDINALITY AS t (entry, n)))::text
+       FROM (SELECT id, body::jsonb AS body FROM webhook_events WHERE game_id = $1 AND type = 'season.ended' AND strpos(body, $2) > 0) b
+       WHERE e.id = b.id AND jsonb_typeof(b.body->'data'->'top') = 'array' AND jsonb_array_length(b.body->'data'->'top') > 0`,
+      [gameId, playerId],
+    );
   }
 
   /** Events (their attempts with them) recorded before `cutoff`, a batch at a time; the number deleted. */

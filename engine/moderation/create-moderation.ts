@@ -8,6 +8,7 @@ import type { ScoreStore } from '../persistence/score-store.js';
 import type { SeatStore } from '../persistence/seat-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { WebhookStore } from '../events/webhook-store.js';
 import { ModerationService } from './moderation-service.js';
 
 /** Moderation: bans, unbans, removals and erasures, on every board and in the archives. */
@@ -20,6 +21,7 @@ export function createModeration(deps: {
   scores: ScoreStore;
   seats: SeatStore;
   archives: SeasonArchiveStore;
+  webhooks: WebhookStore;
   audit: AuditStore;
   invalidator: Invalidator;
 }): ModerationService {

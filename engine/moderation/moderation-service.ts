@@ -9,6 +9,7 @@ import type { Invalidator } from '../invalidator.js';
 import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { WebhookStore } from '../events/webhook-store.js';
 
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
@@ -30,6 +31,8 @@ export class ModerationService {
       scores: ScoreStore;
       seats: SeatStore;
       archives: SeasonArchiveStore;
+      /** Stored webhook events that name a player (docs/events.md). */
+      webhooks: WebhookStore;
       audit: AuditStore;
       invalidator: Invalidator;
     },
@@ -111,6 +114,7 @@ export class ModerationService {
       await scores.in(client).deletePlayer(playerId);
       await seats.in(client).deletePlayer(playerId);
       await this.deps.archives.in(client).erasePlayer(gameId, playerId);
+      await this.deps.webhooks.in(client).erasePlayer(gameId, playerId);
       await players.in(client).delete(gameId, playerId);
       await audit.in(client).forgetPlayer(gameId, playerId);
       await audit.in(client).record({ gameId, actor, action: 'player.delete', target: playerId });

@@ -11,6 +11,8 @@ import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
 import type { Pace } from '../pace.js';
+import type { WebhookEvents } from '../events/webhook-events.js';
+import type { PlayerStore } from '../players/player-store.js';
 
 /**
  * The persistence protocol's two ends in every process: the queue shards and the marks (which the
@@ -34,6 +36,8 @@ export function createPersister(deps: {
   transact: RunInTransaction;
   audit: AuditStore;
   pace: Pace;
+  events: WebhookEvents;
+  players: PlayerStore;
 }): Persister {
   return new Persister(deps);
 }

@@ -1,5 +1,5 @@
 import type { AuditStore } from '../audit/audit-store.js';
-import type { RunInTransaction } from '../db.js';
+import type { Queryable, RunInTransaction } from '../db.js';
 import type { Leaderboard, LeaderboardStore } from '../leaderboards/leaderboard-store.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
@@ -9,6 +9,8 @@ import type { SeatStore } from './seat-store.js';
 import { bandsView } from '../competitions/rewards.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
 import type { Pace } from '../pace.js';
+import type { RecordedAttempts, WebhookEvents } from '../events/webhook-events.js';
+import type { PlayerStore } from '../players/player-store.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -28,6 +30,9 @@ export class Persister {
       audit: AuditStore;
       /** How a season's end keeps to its share of the machine (ARCHIVE_CPU_SHARE). */
       pace: Pace;
+      /** `season.ended` is recorded in the archive's transaction (docs/events.md). */
+      events: WebhookEvents;
+      players: PlayerStore;
     },
   ) {}
 
@@ -45,6 +50,7 @@ export class Persister {
       await this.deps.leagueMoves.apply(board, season, this.deps.pace);
       // A large season takes a while: the job keeps its claim on the board meanwhile.
       const holding = setInterval(() => void this.deps.marks.holdJob(board).catch(() => undefined), 5000);
+      let ended: RecordedAttempts = [];
       try {
         await this.deps.transact(async (client) => {
           const archived = await this.deps.archives.in(client).archive(
@@ -61,14 +67,44 @@ export class Persister {
             this.deps.pace,
           );
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
-          if (archived) await this.deps.audit.in(client).recordResetOnce(board, season);
+          if (!archived) return;
+          await this.deps.audit.in(client).recordResetOnce(board, season);
+          ended = await this.deps.events.record(client, {
+            gameId: board.gameId,
+            type: 'season.ended',
+            leaderboard: board,
+            data: () => this.seasonEnded(client, board, season, new Date(endedAt)),
+          });
         });
       } finally {
         clearInterval(holding);
       }
+      await this.deps.events.queue(ended);
       await this.deps.rotation.dropEnded(board, season);
     }
     return pending.size;
+  }
+
+  /** `season.ended`'s data: the archived season's total and first 10 entries, as reads show them. */
+  private async seasonEnded(client: Queryable, board: Leaderboard, season: number, endedAt: Date): Promise<Record<string, unknown>> {
+    const view = board.type === 'clan' ? 'clans' : 'players';
+    const read = await this.deps.archives.in(client).page(board.internalId, season, view, 0, 10);
+    const entries = read?.entries ?? [];
+    const names =
+      view === 'players'
+        ? new Map((await this.deps.players.in(client).findProfiles(entries.map((entry) => entry.id))).map((p) => [p.id, p.displayName]))
+        : undefined;
+    return {
+      leaderboard_id: board.id,
+      season,
+      at: endedAt.toISOString(),
+      total: read?.season.total ?? 0,
+      top: entries.map((entry) =>
+        names
+          ? { player_id: entry.id, display_name: names.get(entry.id) ?? null, score: entry.score, rank: entry.rank }
+          : { clan_id: entry.id, score: entry.score, rank: entry.rank },
+      ),
+    };
   }
 
   /** The leaderboard, or undefined once deleted. */

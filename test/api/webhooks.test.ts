@@ -3,9 +3,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
-import { api } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
-import { createGame, createLeaderboard, secretKey, type TestGame } from '../helpers/fixtures.js';
+import { createGame, createLeaderboard, namedPlayer, reportScores, secretKey, type TestGame } from '../helpers/fixtures.js';
 import { startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
 
 /** What a receiver got: every request, with its headers and body as sent. */
@@ -279,9 +279,13 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     const sentAt = Date.now();
     await relaxed().post(`/api/v1/server/webhooks/${fast.id}/test`).expect(202);
     await until(() => receiver.at('/ok/beside-slow').length === 1, 'the other webhook’s delivery');
-    // Delivered while every attempt to the slow receiver still waited on its answer.
+    // Delivered while every attempt to the slow receiver still waited on its answer, of which at most 4 at once.
     expect((await deliveries(slow.id)).every((each) => each.status === 'pending')).to.equal(true);
+    expect(receiver.at('/slow/a').length).to.be.within(1, 4);
     expect(receiver.at('/ok/beside-slow')[0]!.at - sentAt).to.be.below(10_000);
+    // The slow receiver's attempts give up after 10 s.
+    await until(async () => (await deliveries(slow.id)).some((each) => each.status === 'failed'), 'the first timeout', 30_000);
+    expect((await deliveries(slow.id)).find((each) => each.status === 'failed')).to.include({ error: 'timeout', response_status: null });
   });
 
   it('when an attempt is sent again, then the receiver gets the same event under the same webhook-id, as a new attempt', async () => {
@@ -326,15 +330,85 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     try {
       await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(202);
       await until(async () => (await deliveries(id)).some((each) => each.status === 'failed'), 'the refused attempt');
-      // The refused attempt, and its retry waiting.
-      expect((await deliveries(id)).map((each) => [each.attempt, each.status, each.error, each.response_status])).to.deep.equal([
-        [2, 'pending', null, null],
-        [1, 'failed', 'address_not_allowed', null],
-      ]);
+      const first = (await deliveries(id)).find((each) => each.attempt === 1);
+      expect(first).to.include({ status: 'failed', error: 'address_not_allowed', response_status: null });
       expect(receiver.at('/ok/private')).to.have.length(0);
     } finally {
       await worker.stop();
       worker = await startWorker(RELAXED);
     }
+  });
+  it('when a season ends, then each webhook wanting season.ended for that board gets its total and first 10 entries, with a sequence that grows per board', async () => {
+    const board = await createLeaderboard(game);
+    const other = await createLeaderboard(game);
+    const subscribe = async (path: string, settings: Record<string, unknown>) =>
+      (
+        await relaxed()
+          .post('/api/v1/server/webhooks')
+          .send({ url: receiver.url(path), ...settings })
+          .expect(201)
+      ).body as {
+        webhook_id: string;
+        secret: string;
+      };
+    const wanting = await subscribe('/ok/season-ended', { events: ['season.ended'], leaderboard_ids: [board] });
+    await subscribe('/ok/other-board', { events: ['season.ended'], leaderboard_ids: [other] });
+    await subscribe('/ok/other-type', { events: ['player.overtaken'] });
+    const players = await Promise.all(['Ada', 'Bo', 'Cy'].map((name) => namedPlayer(game, name)));
+    await reportScores(game, board, [
+      [players[0]!, 30],
+      [players[1]!, 10],
+      [players[2]!, 20],
+    ]);
+    await api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(game)).expect(200);
+    await until(() => receiver.at('/ok/season-ended').length === 1, 'season.ended', 30_000);
+    const first = verified(wanting.secret, receiver.at('/ok/season-ended')[0]!);
+    expect(first).to.include({ type: 'season.ended', sequence: 1 });
+    expect(first.data).to.include({ leaderboard_id: board, season: 1, total: 3 });
+    expect(first.data.top).to.deep.equal([
+      { player_id: players[0]!.playerId, display_name: 'Ada', score: 30, rank: 1 },
+      { player_id: players[2]!.playerId, display_name: 'Cy', score: 20, rank: 2 },
+      { player_id: players[1]!.playerId, display_name: 'Bo', score: 10, rank: 3 },
+    ]);
+    await reportScores(game, board, [[players[1]!, 5]]);
+    await api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(game)).expect(200);
+    await until(() => receiver.at('/ok/season-ended').length === 2, 'the second season.ended', 30_000);
+    const second = verified(wanting.secret, receiver.at('/ok/season-ended')[1]!);
+    expect(second).to.include({ sequence: 2 });
+    expect(second.data).to.include({ season: 2, total: 1 });
+    // Nothing for a webhook of another board, or of another type.
+    expect(receiver.at('/ok/other-board')).to.have.length(0);
+    expect(receiver.at('/ok/other-type')).to.have.length(0);
+
+    // An erased player's name leaves the stored event: a redelivery sends their id only.
+    await api().delete(`/api/v1/server/players/${players[1]!.playerId}`).set(secretKey(game)).expect(204);
+    const [delivered] = (await deliveries(wanting.webhook_id)).filter(
+      (each) => each.event_id === receiver.at('/ok/season-ended')[0]!.headers['webhook-id'],
+    );
+    await relaxed().post(`/api/v1/server/webhooks/${wanting.webhook_id}/deliveries/${delivered!.delivery_id}/redeliver`).expect(202);
+    await until(() => receiver.at('/ok/season-ended').length === 3, 'the redelivery after the erasure');
+    const again = verified(wanting.secret, receiver.at('/ok/season-ended')[2]!);
+    expect(again.sequence).to.equal(1);
+    expect((again.data.top as Record<string, unknown>[])[2]).to.deep.equal({
+      player_id: players[1]!.playerId,
+      display_name: null,
+      score: 10,
+      rank: 3,
+    });
+    expect(receiver.at('/ok/season-ended')[2]!.body).to.not.include('"Bo"');
+  });
+  it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
+    const { id } = await register('/ok/full');
+    // 100 attempts due tomorrow, straight into PostgreSQL (no job wakes them).
+    await testStores().pool.query(
+      `WITH e AS (INSERT INTO webhook_events (id, game_id, type, body) VALUES ($1, $2, 'webhook.test', '{}') RETURNING id)
+       INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, status, at)
+       SELECT $3, e.id, n, 'pending', now() + interval '1 day' FROM e, generate_series(1, 100) AS n`,
+      [`msg_full_${id}`, game.gameId, id],
+    );
+    const refused = await relaxed().post(`/api/v1/server/webhooks/${id}/test`).expect(409);
+    expect(refused.body.error.code).to.equal('conflict');
+    expect(await deliveries(id)).to.have.length(50);
+    expect(receiver.at('/ok/full')).to.have.length(0);
   });
 });

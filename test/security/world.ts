@@ -80,7 +80,8 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   const { apiKey, keyId } = await createThirdPartyKey(game, `${mark} key`);
   const revoked = await createThirdPartyKey(game, `${mark} revoked`);
   await api().delete(`/api/v1/server/third_party_keys/${revoked.keyId}`).set(secretKey(game)).expect(204);
-  const webhookUrl = `https://hooks.example.com/${encodeURIComponent(mark)}`;
+  // No mark in it: a request may send this URL to the other game, whose answer then shows it.
+  const webhookUrl = `https://hooks.example.com/${uniqueId('hook')}`;
   const { webhookId, deliveryId } = await createWebhookWithDelivery(game, { url: webhookUrl, leaderboard_ids: [board] });
   const dashboard = await sessionHeaders(game.secretKey);
   return {

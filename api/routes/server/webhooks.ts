@@ -3,14 +3,9 @@ import { EVENT_TYPES, type EventType } from '../../../engine/events/webhook-stor
 import { deliveryView, webhookView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
 import { DeliveryList, RedeliveryQueued, Webhook, WebhookCreated, WebhookList, WebhookTestQueued } from '../responses.js';
-import { beforeEntry, leaderboardId, limit, listQuery, nullable, object, oneOf, optional } from '../schemas.js';
+import { beforeEntry, leaderboardId, limit, listQuery, nullable, object, oneOf, optional, webhookUrl } from '../schemas.js';
 
-const url = Joi.string()
-  .max(2048)
-  .description(
-    'Where deliveries are posted: https:// (http:// only when the service allows it), not a loopback, private, link-local or metadata address, checked again at every delivery',
-  )
-  .example('https://bots.example.com/leaderboard-events');
+const url = webhookUrl;
 const events = Joi.array<EventType[]>()
   .items(oneOf(...EVENT_TYPES))
   .min(1)
@@ -139,11 +134,11 @@ export const serverWebhookEndpoints = [
     tag: 'Game server',
     summary: 'Send the webhook a webhook.test event',
     description:
-      'Queues a `webhook.test` event for this webhook alone; its delivery shows in the delivery log like any other (a turned-off webhook records it as failed, `webhook_disabled`).',
+      'Queues a `webhook.test` event for this webhook alone; its delivery shows in the delivery log like any other (a turned-off webhook records it as failed, `webhook_disabled`). 409 while the webhook has 100 attempts waiting.',
     credentials: 'secretKey',
     params: webhookParams,
     responses: { 202: { schema: WebhookTestQueued } },
-    errors: [400, 404, 413, 415],
+    errors: [400, 404, 409, 413, 415],
     async handler({ caller, params, app }) {
       const { eventId } = await app.engine.webhooks.sendTest(caller.game.id, params.webhook_id);
       return { status: 202, body: { event_id: eventId } };
@@ -176,14 +171,14 @@ export const serverWebhookEndpoints = [
     tag: 'Game server',
     summary: "Send an attempt's event again",
     description:
-      'Queues a new attempt of the same event (the same `webhook-id`, so a receiver that has it already can tell), whatever became of the attempt named.',
+      "Sends the event again under the same `webhook-id` (a receiver that has it already can tell), whatever became of the attempt named: a new attempt, numbered after the event's last, or, when one is already waiting for its retry, that one at once. 409 while the webhook has 100 attempts waiting.",
     credentials: 'secretKey',
     params: object({
       webhook_id: webhookId,
       delivery_id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).description('An attempt of the webhook').example(5120),
     }),
     responses: { 202: { schema: RedeliveryQueued } },
-    errors: [400, 404, 413, 415],
+    errors: [400, 404, 409, 413, 415],
     async handler({ caller, params, app }) {
       const { eventId, attempt } = await app.engine.webhooks.redeliver(caller.game.id, params.webhook_id, params.delivery_id);
       return { status: 202, body: { event_id: eventId, attempt } };

@@ -1,0 +1,45 @@
+import type { Queryable } from '../db.js';
+import { newEventId } from './webhook-service.js';
+import type { QueuedAttempt, WebhookQueue } from './webhook-queue.js';
+import type { EventType, WebhookStore } from './webhook-store.js';
+
+/** Attempts recorded in a transaction, to queue once it has committed. */
+export type RecordedAttempts = QueuedAttempt[];
+
+/**
+ * Records the service's events for the webhooks that want them (docs/events.md): in the caller's
+ * transaction, with the change the event describes, so an event exists exactly when its change
+ * does. Nothing is stored when no enabled webhook of the game wants that type for that board.
+ */
+export class WebhookEvents {
+  constructor(private readonly deps: { store: WebhookStore; queue: WebhookQueue }) {}
+
+  /**
+   * Records one event of a leaderboard, with the board's next `sequence`, and a first attempt for
+   * each webhook that wants it. The board's row is locked by the caller or by the sequence taken here.
+   */
+  async record(
+    client: Queryable,
+    event: {
+      gameId: string;
+      type: EventType;
+      leaderboard: { id: string; internalId: number };
+      /** The event's data, read only when some webhook wants it. */
+      data: () => Promise<Record<string, unknown>>;
+    },
+  ): Promise<RecordedAttempts> {
+    const store = this.deps.store.in(client);
+    const webhookIds = await store.wantedBy(event.gameId, event.type, event.leaderboard.id);
+    if (webhookIds.length === 0) return [];
+    const sequence = await store.nextSequence(event.leaderboard.internalId);
+    const at = new Date();
+    const body = JSON.stringify({ type: event.type, timestamp: at.toISOString(), sequence, data: await event.data() });
+    const ids = await store.recordEvent({ id: newEventId(), gameId: event.gameId, type: event.type, body }, webhookIds);
+    return ids.map((id, i) => ({ id, webhookId: webhookIds[i]!, gameId: event.gameId, at }));
+  }
+
+  /** Wakes the worker for attempts whose transaction has committed (the sweep finds any this misses). */
+  queue(attempts: RecordedAttempts): Promise<void> {
+    return this.deps.queue.add(attempts);
+  }
+}
