@@ -2,16 +2,24 @@ import Joi from 'joi';
 import type { Game } from '../../../engine/games/game-store.js';
 import type { ThirdPartyKey } from '../../../engine/auth/third-party-key-store.js';
 import { endpoint } from '../endpoint.js';
-import { name, object, oneOf, optional, wholeNumber } from '../schemas.js';
+import { name, object, oneOf, optional, webhookUrl, wholeNumber } from '../schemas.js';
 import { html, type Html } from '../../html.js';
 import { confirmButton, dashboardPage, dataTable, href, notice, pageReply, postForm, type Screen, screenOf, seeOther } from './view.js';
 import { offsetPager } from './pager.js';
 import { csrfField } from '../../middleware/dashboard-session.js';
+import { EVENT_TYPES } from '../../../engine/events/webhook-store.js';
+import { leaderboardIdsOf, webhookEndpoints, webhooksSection } from './webhooks.js';
 
 const PAGE = 50;
 const day = (at: Date) => at.toISOString().slice(0, 16).replace('T', ' ');
 /** What a change redirects with (`?done=`): fixed words, so a link cannot put any text on the page. */
-const DONE = new Map([['revoked', 'The key was revoked: it is refused from now on.']]);
+const DONE = new Map([
+  ['revoked', 'The key was revoked: it is refused from now on.'],
+  ['webhook-test', 'A test event is queued for the webhook: its delivery shows in the webhook’s deliveries.'],
+  ['webhook-enable', 'The webhook is on: events are sent to it again.'],
+  ['webhook-disable', 'The webhook is off: nothing is sent to it until it is turned on.'],
+  ['webhook-delete', 'The webhook was deleted.'],
+]);
 
 interface Revealed {
   /** A key shown this once, right after it was made. */
@@ -70,6 +78,7 @@ async function settingsPage(screen: Screen, game: Game, offset: number, shown: {
         html`class="row"`,
       )}
     </section>
+    ${await webhooksSection(screen, game)}
     <section class="card" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title"><a href="#api-keys-title">API keys</a></h2>
       <dl class="keys">
@@ -100,7 +109,7 @@ export const settingsPageEndpoint = endpoint({
   tag: 'Dashboard',
   summary: 'Settings',
   description:
-    'External Service Settings (third-party keys: name, created, revoked; create; revoke) and API keys (publishable key; rotate the secret key).',
+    'External Service Settings (third-party keys: name, created, revoked; create; revoke), Webhooks (add, test, turn on or off, delete, deliveries) and API keys (publishable key; rotate the secret key).',
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
@@ -179,4 +188,46 @@ export const rotateSecretKeyEndpoint = endpoint({
   },
 });
 
-export const settingsEndpoints = [settingsPageEndpoint, createKeyEndpoint, revokeKeyEndpoint, rotateSecretKeyEndpoint];
+export const createWebhookEndpoint = endpoint({
+  method: 'post',
+  path: '/dashboard/settings/webhooks',
+  operationId: 'createDashboardWebhook',
+  tag: 'Dashboard',
+  summary: 'Add a webhook',
+  description: 'Registers the webhook (as POST /api/v1/server/webhooks, audited with actor dashboard) and shows its secret this once.',
+  credentials: 'dashboard',
+  servedFromAppUrl: true,
+  rateLimit: 'dashboard',
+  body: object({
+    url: webhookUrl.required(),
+    events: Joi.array()
+      .items(oneOf(...EVENT_TYPES))
+      .single()
+      .min(1)
+      .unique()
+      .required()
+      .example(['season.ended']),
+    leaderboard_ids: optional(Joi.string().allow('').max(12_900).description('Leaderboard ids separated by commas; empty for all')),
+    ...csrfField,
+  }),
+  responses: { 200: { content: 'text/html', description: 'Settings, with the new secret shown this once' } },
+  errors: [400, 404, 409],
+  async handler({ caller: { game }, body, app, req, res }) {
+    const webhook = await app.engine.webhooks.create(
+      game.id,
+      { url: body.url, events: body.events, leaderboardIds: leaderboardIdsOf(body.leaderboard_ids) },
+      'dashboard',
+    );
+    const revealed = { label: 'Signing secret of the new webhook', value: webhook.secret, id: 'new-webhook-secret' };
+    return pageReply(await settingsPage(screenOf(app, req, res, game), game, 0, { revealed }));
+  },
+});
+
+export const settingsEndpoints = [
+  settingsPageEndpoint,
+  createKeyEndpoint,
+  revokeKeyEndpoint,
+  rotateSecretKeyEndpoint,
+  createWebhookEndpoint,
+  ...webhookEndpoints,
+];
