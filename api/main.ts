@@ -112,6 +112,8 @@ async function serve(config: Readonly<Config>, logger: Logger): Promise<void> {
     logger.info({ signal }, 'API stopping: finishing requests in flight');
     server.close();
     server.closeIdleConnections();
+    // Live streams never finish by themselves: their clients reconnect to another process.
+    engine.live.endAll();
     const forced = setTimeout(() => server.closeAllConnections(), 10_000).unref();
     await new Promise<void>((resolve) => server.once('close', resolve));
     clearTimeout(forced);

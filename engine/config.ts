@@ -42,6 +42,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections per API process; 0 is no cap. */
   maxConnections: number;
+  /** Live leaderboard streams per API process (503 beyond). */
+  maxLiveConnections: number;
   /** Bearer token of the API's /metrics; unset, /metrics is not served. */
   metricsToken: string | undefined;
   minDeviceIdLength: number;
@@ -131,6 +133,7 @@ const schema = Joi.object({
     .messages({ 'number.max': 'must not be longer than REQUEST_TIMEOUT_MS' }),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(1).default(30_000),
   MAX_CONNECTIONS: Joi.number().integer().min(0).default(0),
+  MAX_LIVE_CONNECTIONS: Joi.number().integer().min(1).max(1_000_000).default(10_000),
   METRICS_TOKEN: Joi.string().min(16).max(256),
   MIN_DEVICE_ID_LENGTH: Joi.number().integer().min(1).max(128).default(1),
   IDEMPOTENCY_TTL_SECONDS: Joi.number()
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     headersTimeoutMs: value.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
     maxConnections: value.MAX_CONNECTIONS,
+    maxLiveConnections: value.MAX_LIVE_CONNECTIONS,
     metricsToken: value.METRICS_TOKEN,
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,

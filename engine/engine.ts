@@ -8,6 +8,8 @@ import { invalidationChannel } from './live/keys.js';
 import { createLive } from './live/create-live.js';
 import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
+import { LiveFeed } from './events/live-feed.js';
+import type { Page, PlayerEntry } from './reads/leaderboard-reader.js';
 import { TokenCodec } from './tokens.js';
 import { SystemStore } from './system-store.js';
 import { GameStore } from './games/game-store.js';
@@ -102,6 +104,8 @@ export interface Engine {
   dashboardSecret: string;
   /** The API's Redis connection, for what keeps its own keys there (the dashboard's sessions). */
   redis: RedisClient;
+  /** This process's live leaderboard streams. */
+  live: LiveFeed;
   close(): Promise<void>;
 }
 
@@ -312,6 +316,16 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     const activity = createActivity({ redis, prefix, logger, players: stores.players, leaderboards, rotation, marks });
     closing.push(() => activity.reportCounter.close());
     const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
+    const live = new LiveFeed({
+      publisher: redis,
+      subscriber,
+      prefix,
+      maxConnections: config.maxLiveConnections,
+      invalidator,
+      read: (board, limit) => reads.reader.page(board.gameId, board.leaderboardId, 'players', 0, limit) as Promise<Page<PlayerEntry>>,
+      logger,
+    });
+    closing.push(async () => live.endAll());
     const rewards = createRewardReads(pool);
     const leagues = createLeagueReads({ leaderboards, players: players.service, rankings, archives: stores.archives });
     const scores = createScores({
@@ -326,6 +340,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       seasons: reads.seasons,
       marks,
       counter: activity.reportCounter,
+      live,
     });
     const moderation = createModeration({
       transact,
@@ -339,6 +354,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       webhooks: stores.webhooks,
       audit,
       invalidator,
+      live,
     });
     return {
       config,
@@ -373,6 +389,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       gameStats: activity.gameStats,
       dashboardSecret: dashboardSecret.value,
       redis,
+      live,
       close,
     };
   } catch (error) {

@@ -46,7 +46,10 @@ export class Invalidator {
     });
     // On a cluster, losing the node that held the subscription (a failover) may lose messages too.
     subscriber.on('-node', () => this.dispatch({ kind: 'all' }));
-    subscriber.on('message', (_channel: string, message: string) => this.dispatch(decode(message)));
+    // The connection also carries the live leaderboards' channels (engine/events/live-feed.ts).
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.deps.channel) this.dispatch(decode(message));
+    });
     await subscriber.subscribe(this.deps.channel);
     connectedBefore = true;
     this.listening = true;

@@ -10,6 +10,8 @@ import type { DashboardCaller, DashboardSessions, SignedIn } from './dashboard-s
 export interface Viewer {
   gameId: string;
   playerId: string;
+  /** When the token was issued (Unix seconds): with TOKEN_TTL_SECONDS, when it expires. */
+  issuedAt: number;
 }
 
 /**

@@ -132,6 +132,7 @@ const BODY_SCHEMA: Record<Extract<Success, { content: string }>['content'], Json
   'text/plain': { type: 'string' },
   'text/css': { type: 'string' },
   'image/png': { type: 'string', format: 'binary' },
+  'text/event-stream': { type: 'string' },
 };
 
 function success(status: number, answer: Success) {

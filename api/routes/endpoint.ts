@@ -25,7 +25,8 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
 export type Success =
   | { schema: Joi.AnySchema; description?: string }
   | {
-      content: 'text/html' | 'text/plain' | 'text/css' | 'image/png' | 'application/json';
+      /** text/event-stream: the handler writes the stream itself and answers once it has ended. */
+      content: 'text/html' | 'text/plain' | 'text/css' | 'image/png' | 'application/json' | 'text/event-stream';
       description: string;
       /** What the document shows as an example body (none for images). */
       example?: unknown;

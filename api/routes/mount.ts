@@ -16,6 +16,8 @@ export interface RouteGroup {
 const PER_IP_LIMITS = new Set<keyof RateLimits>(['signups', 'web', 'dashboard', 'dashboardSignIn']);
 
 function send(res: Response, { status, body }: Reply<Successes>): void {
+  // A stream has answered as it went.
+  if (res.headersSent) return;
   if (body === undefined) res.status(status).end();
   else if (typeof body === 'string' || Buffer.isBuffer(body)) res.status(status).send(body);
   else res.status(status).json(body);

@@ -185,6 +185,8 @@ const whole = (min: number, max: number) =>
 export const wholeNumber = (min: number, max: number, fallback: number) => whole(min, max).default(fallback);
 
 export const limit = wholeNumber(1, 1000, 50).description('Page size, 1-1000 (default 50)').example(50).example(1000);
+/** How many first entries a live stream shows (engine/live/rankings.ts LIVE_TOP). */
+export const liveLimit = wholeNumber(1, 100, 10).description('Entries the stream shows, 1-100 (default 10)').example(10).example(100);
 export const offset = wholeNumber(0, Number.MAX_SAFE_INTEGER, 0).description('Entries to skip, >= 0 (default 0)').example(0).example(100);
 /** true/false or 1/0; documented as the words a client generator turns a boolean into. */
 export const flag = documentedAs(Joi.boolean().truthy('1').falsy('0').default(false), { type: 'boolean' });

@@ -2,7 +2,8 @@
 /*
  * The leaderboard page's behaviour: more rows on a button or on scrolling, the viewer's row pinned
  * while it is out of view, keyboard use of the close control, and the season switcher closing as a
- * menu would (its links work without this script). Served as a file so the page's
+ * menu would (its links work without this script), and the first rows kept current from the
+ * leaderboard's live stream (polling every 10 s where there is none). Served as a file so the page's
  * Content-Security-Policy can forbid inline scripts. Names come from players: rows are built with
  * textContent only, never innerHTML.
  */
@@ -166,6 +167,86 @@
   if (list) {
     var mine = list.querySelector('.me');
     if (mine) watchViewer(mine);
+  }
+
+  // Live: the first rows become the stream's entries; rows loaded below stay, less those that moved up.
+  var liveCount = Number(data.limit);
+  /** Whether the first rows already show these entries (the stream's first event usually does). */
+  function shows(entries) {
+    var rows = list.children;
+    if (Math.min(rows.length, liveCount) !== entries.length) return false;
+    return entries.every(function (entry, i) {
+      var li = rows[i];
+      return (
+        li.dataset.id === entry.player_id &&
+        li.querySelector('.rank').textContent === String(entry.rank) &&
+        li.querySelector('.score').textContent === format.format(entry.score)
+      );
+    });
+  }
+  function showTop(page) {
+    if (!list) {
+      // The first score on an empty board: the page with its list is rendered by the server.
+      if (page.entries.length > 0) window.location.reload();
+      return;
+    }
+    if (shows(page.entries)) return;
+    var ids = new Set(
+      page.entries.map(function (entry) {
+        return entry.player_id;
+      }),
+    );
+    Array.prototype.slice.call(list.children).forEach(function (li, i) {
+      if (i < liveCount || ids.has(li.dataset.id)) {
+        seen.delete(li.dataset.id);
+        li.remove();
+      }
+    });
+    var rows = document.createDocumentFragment();
+    page.entries.forEach(function (entry) {
+      entry.is_viewer = entry.player_id === data.viewer;
+      var row = rowFor(entry);
+      seen.add(row.dataset.id);
+      rows.append(row);
+      if (entry.is_viewer) watchViewer(row);
+    });
+    list.prepend(rows);
+    total = page.total;
+    var meta = document.querySelector('.bar .meta');
+    if (meta) meta.textContent = format.format(total) + (total === 1 ? ' player' : ' players');
+  }
+
+  var polling = null;
+  function poll() {
+    if (polling) return;
+    polling = window.setInterval(function () {
+      var url = new window.URL(data.entries, window.location.href);
+      url.search = new window.URLSearchParams({ token: data.token, view: view, offset: '0', limit: data.limit }).toString();
+      window
+        .fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+        .then(function (response) {
+          return response.ok ? response.json() : null;
+        })
+        .then(function (page) {
+          if (page) showTop(page);
+        })
+        .catch(function () {});
+    }, 10000);
+  }
+
+  if (data.live) {
+    if ('EventSource' in window) {
+      var stream = new window.EventSource(data.live);
+      stream.addEventListener('top', function (event) {
+        showTop(JSON.parse(event.data));
+      });
+      // A refused stream (too many open, a server at its cap) is not retried by the browser: poll instead.
+      stream.addEventListener('error', function () {
+        if (stream.readyState === window.EventSource.CLOSED) poll();
+      });
+    } else {
+      poll();
+    }
   }
   if (more) {
     more.addEventListener('click', loadMore);

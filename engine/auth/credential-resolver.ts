@@ -94,11 +94,11 @@ export class CredentialResolver {
   }
 
   /** Who is looking, from a token alone (the web page): its game and player, signature checked. */
-  async viewer(token: string | undefined): Promise<{ gameId: string; playerId: string }> {
+  async viewer(token: string | undefined): Promise<{ gameId: string; playerId: string; issuedAt: number }> {
     if (!token?.trim()) throw new AuthenticationError('missing_token', 'The page needs the player token in ?token=.');
     const claims = this.deps.tokens.verify(token.replace(/^Bearer\s+/i, ''));
     await this.livingPlayer(claims.playerId, claims.gameId);
-    return { gameId: claims.gameId, playerId: claims.playerId };
+    return { gameId: claims.gameId, playerId: claims.playerId, issuedAt: claims.issuedAt };
   }
 
   /** A signed token of an erased player is refused like a forged one: that player is gone. */

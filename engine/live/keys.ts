@@ -503,6 +503,11 @@ export function invalidationChannel(prefix: string): string {
   return `${prefix}:invalidate`;
 }
 
+/** The channel a board's first-entries changes are published on (docs/events.md part 6). */
+export function liveChannel(prefix: string, internalId: number): string {
+  return `${prefix}:live:${internalId}`;
+}
+
 /**
  * BullMQ prefix of one persistence queue shard; its hash tag keeps the queue's keys in one Cluster
  * slot, as BullMQ requires, and differs per shard so the shards land on different nodes.

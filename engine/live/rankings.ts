@@ -112,11 +112,16 @@ export interface Seat {
 /** What moderateEntry does to a player's entry on one board ('erase' also forgets their seat). */
 export type Moderation = 'ban' | 'unban' | 'remove' | 'erase';
 
+/** How many first entries live streams show at most: changes beyond them are not announced (docs/events.md). */
+export const LIVE_TOP = 100;
+
 export interface ReportOutcome {
   /** The score the player holds after the report. */
   best: string;
   /** Whether the report changed the entry the player holds (its score, a tiebreaker, its time). */
   improved: boolean;
+  /** Whether the change reached or left the first LIVE_TOP entries, which live streams show. */
+  topChanged: boolean;
   /** The tiebreakers of the entry held after the report (empty on boards without any). */
   tiebreakers: number[];
   /** When the entry held was reached (ms), on 'earliest' boards. */
@@ -181,10 +186,12 @@ export class Rankings {
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
-    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft] = reply;
+    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft, wasTop] = reply;
     return {
       best,
       improved: improved === 1,
+      // A replayed answer (no 10th field) changed nothing now.
+      topChanged: improved === 1 && reply.length > 9 && (rank <= LIVE_TOP || wasTop === 1),
       rank,
       total,
       needsPersistence: needsJob === 1,

@@ -5,6 +5,7 @@ import {
   endedGroupKeys,
   endedSeasonKeys,
   leaderboardKeys,
+  liveChannel,
   readRangeKeys,
   readSeasonsKeys,
   resetSeasonKeys,
@@ -116,6 +117,8 @@ export class SeasonRotation {
       this.redis.resetSeason(...keys, expected, kind, board.seasonStartedAt?.getTime() ?? 0, QUEUED_FLAG_TTL_MS),
     );
     if (status !== 1) return { reset: false, season: season!, notDue: status === 2 };
+    // Live streams show the new, empty season (docs/events.md part 6); a lost message only delays that.
+    this.redis.publish(liveChannel(this.prefix, board.internalId), '1').catch(() => undefined);
     if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
     return { reset: true, season: season!, endedAt: endedAt!, needsPersistence: needsJob === 1 };
   }

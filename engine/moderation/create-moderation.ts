@@ -9,6 +9,7 @@ import type { SeatStore } from '../persistence/seat-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { WebhookStore } from '../events/webhook-store.js';
+import type { LiveChanges } from '../events/live-feed.js';
 import { ModerationService } from './moderation-service.js';
 
 /** Moderation: bans, unbans, removals and erasures, on every board and in the archives. */
@@ -24,6 +25,7 @@ export function createModeration(deps: {
   webhooks: WebhookStore;
   audit: AuditStore;
   invalidator: Invalidator;
+  live: LiveChanges;
 }): ModerationService {
   return new ModerationService(deps);
 }

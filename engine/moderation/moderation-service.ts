@@ -10,6 +10,7 @@ import type { Rankings } from '../live/rankings.js';
 import type { SeasonRotation } from '../live/season-rotation.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { WebhookStore } from '../events/webhook-store.js';
+import type { LiveChanges } from '../events/live-feed.js';
 
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
@@ -35,8 +36,16 @@ export class ModerationService {
       webhooks: WebhookStore;
       audit: AuditStore;
       invalidator: Invalidator;
+      /** Live streams show the boards again after a change (and end a banned or erased player's). */
+      live: LiveChanges;
     },
   ) {}
+
+  /** Whether the player is banned from the game (false for one not in it). */
+  async isBanned(gameId: string, playerId: string): Promise<boolean> {
+    if (!storable(playerId)) return false;
+    return ((await this.deps.players.findInGame(gameId, playerId))?.bannedAt ?? null) !== null;
+  }
 
   /** Bans the player (idempotent: a second ban keeps the first one's time and reason). */
   async ban(gameId: string, playerId: string, reason: string | null, actor: Actor): Promise<Player> {
@@ -75,6 +84,7 @@ export class ModerationService {
     if (season === undefined || season === current) {
       const [removed] = await rankings.moderate([board], playerId, 'remove');
       if (!removed) throw noScore();
+      this.deps.live.changed([board]);
       await recorded(undefined, current);
       return;
     }
@@ -104,10 +114,10 @@ export class ModerationService {
   async erase(gameId: string, playerId: string, actor: Actor): Promise<void> {
     const { transact, players, scores, seats, audit, rankings, leaderboards } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
+    const boards = await leaderboards.all(gameId);
     const erased = await transact(async (client) => {
       const locked = await players.in(client).lock(gameId, playerId);
       if (!locked) throw unknownPlayer(playerId);
-      const boards = await leaderboards.all(gameId);
       for (const board of boards.filter((b) => b.type === 'clan')) await rankings.setClans(board, [[playerId, null]]);
       await rankings.moderate(boards, playerId, 'ban');
       await rankings.moderate(boards, playerId, 'erase');
@@ -121,6 +131,7 @@ export class ModerationService {
       return locked;
     });
     await this.deps.invalidator.playerChanged(playerId);
+    this.deps.live.changed(boards);
     // Their clan has one member fewer: cached member counts go in every process.
     if (erased.clanId !== null) await this.deps.invalidator.clansChanged();
   }
@@ -128,11 +139,12 @@ export class ModerationService {
   private async setBan(gameId: string, playerId: string, ban: { reason: string | null } | null, actor: Actor): Promise<Player> {
     const { transact, players, audit, invalidator } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
+    const boards = await this.deps.leaderboards.all(gameId);
     const { player, changed, clanId } = await transact(async (client) => {
       const before = await players.in(client).lock(gameId, playerId);
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
-      await this.deps.rankings.moderate(await this.deps.leaderboards.all(gameId), playerId, ban ? 'ban' : 'unban');
+      await this.deps.rankings.moderate(boards, playerId, ban ? 'ban' : 'unban');
       if (ban) await this.deps.archives.in(client).hidePlayer(gameId, playerId);
       else await this.deps.archives.in(client).showPlayer(gameId, playerId);
       // Repeating a ban or an unban changes nothing, so it records nothing.
@@ -148,6 +160,11 @@ export class ModerationService {
       }
       return { player, changed, clanId: before.clanId };
     });
+    if (changed) {
+      // Every process ends the banned player's live streams (docs/events.md) and shows the boards again.
+      await invalidator.playerChanged(playerId);
+      this.deps.live.changed(boards);
+    }
     // A clan's member count leaves out banned members: cached counts go in every process.
     if (changed && clanId !== null) await invalidator.clansChanged();
     return player;

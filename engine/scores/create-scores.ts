@@ -9,6 +9,7 @@ import { RetryRecords } from './retry-records.js';
 import { ScoreService } from './score-service.js';
 import type { RewardReads } from '../competitions/reward-reads.js';
 import type { LeagueReads } from '../competitions/league-reads.js';
+import type { LiveChanges } from '../events/live-feed.js';
 
 /** Score reports (with their Idempotency-Key records) and player records. */
 export function createScores(deps: {
@@ -23,6 +24,7 @@ export function createScores(deps: {
   counter: ReportCounter;
   rewards: RewardReads;
   leagues: LeagueReads;
+  live: LiveChanges;
 }): ScoreService {
   const retries = new RetryRecords({ redis: deps.redis, prefix: deps.prefix, ttlSeconds: deps.idempotencyTtlSeconds });
   return new ScoreService({ ...deps, retries });

@@ -12,6 +12,7 @@ import type { SeasonReads } from '../reads/season-reads.js';
 import type { RecordReward, RewardReads } from '../competitions/reward-reads.js';
 import { hasEntryRules } from '../competitions/entry-rules.js';
 import type { GroupPlace, LeagueReads } from '../competitions/league-reads.js';
+import type { LiveChanges } from '../events/live-feed.js';
 
 /** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
@@ -67,6 +68,8 @@ export class ScoreService {
       counter: ReportCounter;
       rewards: RewardReads;
       leagues: LeagueReads;
+      /** Live streams are told when a report moved a board's first entries. */
+      live: LiveChanges;
     },
   ) {}
 
@@ -268,6 +271,8 @@ export class ScoreService {
     );
     // Most reports find a job already queued for their board: nothing to ask then.
     if (needPersistence.length > 0) await this.deps.marks.requestJobs([...new Set(needPersistence)]);
+    const topChanged = settled.flatMap((s, i) => (s.status === 'fulfilled' && s.value.topChanged ? [pairs[i]![0]] : []));
+    if (topChanged.length > 0) this.deps.live.changed(topChanged);
     const failed = settled.findIndex((s) => s.status === 'rejected');
     if (failed !== -1) {
       // A refused pair used nothing its batch reserved for it: given back now rather than in 60 s.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import superagent from 'superagent';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
@@ -77,6 +78,27 @@ export function testUrl(): string {
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Requests to the shared app; every response is checked against the OpenAPI document. */
+/**
+ * A live stream never ends by itself: a request's answer is read up to its first event, then the
+ * connection is closed. `text` is what arrived, `body` the first event's data (JSON), so the checks
+ * every answer goes through (the other game's names, its numbers) read a stream as well.
+ */
+superagent.parse['text/event-stream'] = (answer, done) => {
+  // The parser is handed Node's message, whatever the typings say.
+  const res = answer as unknown as IncomingMessage & { text: string };
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+    const end = text.indexOf('\n\n');
+    if (end === -1) return;
+    res.destroy();
+    const data = /^data: (.*)$/m.exec(text.slice(0, end))?.[1];
+    res.text = text;
+    done(null, data === undefined ? {} : JSON.parse(data));
+  });
+};
+
 export function api() {
   const agent = request(context().url);
   const call = (method: Method) => (path: string) => agent[method](path).expect(checkAgainstOpenApi);

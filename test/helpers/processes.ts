@@ -43,7 +43,7 @@ const LISTEN_PORTS = { from: 20_000, to: 32_000 };
 
 export function spawnEntryPoint(entry: 'api' | 'worker', env: NodeJS.ProcessEnv): ServiceProcess & { exited: Promise<number | null> } {
   // With the launcher's node flags (the API's capped heap): a test sees the memory limits production has.
-  return spawnScript(path.join(projectRoot, 'dist', entry, 'main.js'), env, nodeFlags(entry));
+  return spawnScript(path.join(projectRoot, 'dist', entry, 'main.js'), env, nodeFlags(entry, { ...process.env, ...env }));
 }
 
 /** `npm start`'s launcher (API and worker as its children), on a free port, without waiting for it. */

@@ -1,10 +1,13 @@
+import Joi from 'joi';
 import { ValidationError } from '../../../engine/errors.js';
 import { aroundView, competitionView } from '../../views.js';
 import { LIST_RANKS, leaderboardPage, listRanks } from '../shared-reads.js';
+import { LIVE_RESPONSES, LIVE_STREAM, playerStream } from '../live-streams.js';
 import { endpoint } from '../endpoint.js';
 import { AroundMe, CompetitionList, LeaderboardPage, ListRanks } from '../responses.js';
 import {
   leaderboardParams,
+  liveLimit,
   MAX_LISTED_PLAYERS,
   object,
   offset,
@@ -51,6 +54,21 @@ export const clientLeaderboardEndpoints = [
         },
       };
     },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/live',
+    operationId: 'watchLeaderboard',
+    tag: 'Game client',
+    summary: 'Watch the first entries of a leaderboard live (Server-Sent Events)',
+    description: `The player's token in ?token= (EventSource sends no headers). A banned player is 403 player_banned. ${LIVE_STREAM}`,
+    credentials: 'pageToken',
+    params: leaderboardParams,
+    query: object({ token: Joi.string().description('The anonymous player token'), limit: liveLimit }),
+    responses: LIVE_RESPONSES,
+    errors: [400, 401, 403, 404, 429],
+    handler: ({ caller, params, query, app, req, res }) => playerStream(app, caller.viewer, params.leaderboard_id, query.limit, req, res),
   }),
 
   endpoint({

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../../engine/errors.js';
 import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
 import { LIST_RANKS, leaderboardPage, listRanks, seasonList } from '../shared-reads.js';
+import { keyStream, LIVE_RESPONSES, LIVE_STREAM } from '../live-streams.js';
 import { endpoint } from '../endpoint.js';
 import { ClanMembers, ClanRecord, LeaderboardPage, ListRanks, PlayerOrClanRecord, SeasonList } from '../responses.js';
 import {
@@ -16,6 +17,7 @@ import {
   object,
   offset,
   optional,
+  liveLimit,
   pageQuery,
   playerIdList,
   season,
@@ -41,6 +43,22 @@ export const thirdPartyEndpoints = [
     responses: { 200: { schema: LeaderboardPage } },
     errors: [400, 404],
     handler: ({ caller, params, query, app }) => leaderboardPage(app, caller.game.id, params.leaderboard_id, query),
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/live',
+    operationId: 'watchThirdPartyLeaderboard',
+    tag: 'Third party',
+    summary: 'Watch the first entries of a leaderboard live (Server-Sent Events)',
+    description: LIVE_STREAM,
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: leaderboardParams,
+    query: object({ limit: liveLimit }),
+    responses: LIVE_RESPONSES,
+    errors: [400, 404, 429],
+    handler: ({ caller, params, query, app, req, res }) => keyStream(app, caller.game.id, req, res, params.leaderboard_id, query.limit),
   }),
 
   endpoint({

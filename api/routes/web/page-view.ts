@@ -16,6 +16,10 @@ export interface PageModel {
   next: number;
   pageSize: number;
   token: string;
+  /** The viewer's player id: the script marks their row in live updates. */
+  viewerId: string;
+  /** The live stream the script follows (the current season's players only), else null. */
+  live: string | null;
   base: string;
   css: string;
   icon: string;
@@ -125,7 +129,7 @@ export function renderPage(m: PageModel): string {
   const pinned = m.viewerRow
     ? html`<aside class="pinned" id="pinned" aria-label="${view === 'clans' ? 'Your clan' : 'Your rank'}"${inList ? html` hidden` : html``}><ol class="rows${grid}">${rowHtml(m.viewerRow, view, base, columns)}</ol></aside>`
     : html``;
-  const body = html`<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries" data-token="${m.token}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${base}" data-tiebreakers="${columns.join(',')}"${m.season === undefined ? html`` : html` data-season="${m.season}"`}>
+  const body = html`<main class="board${m.viewerRow ? ' has-pinned' : ''}" id="board" data-entries="${base}/leaderboards/${encodeURIComponent(leaderboard.id)}/entries" data-token="${m.token}" data-view="${view}" data-next="${m.next}" data-total="${m.total}" data-limit="${m.pageSize}" data-base="${base}" data-tiebreakers="${columns.join(',')}" data-viewer="${m.viewerId}"${m.live === null ? html`` : html` data-live="${m.live}"`}${m.season === undefined ? html`` : html` data-season="${m.season}"`}>
 <header class="bar">
 <div class="titles"><h1>${leaderboard.name}</h1><p class="meta">${plural(m.total, view === 'clans' ? 'clan' : 'player', view === 'clans' ? 'clans' : 'players')}</p></div>
 ${closeButton(m.close)}

@@ -113,6 +113,12 @@ export const pageEndpoint = endpoint({
       next: PAGE_SIZE,
       pageSize: PAGE_SIZE,
       token: query.token,
+      viewerId: viewer.playerId,
+      // The current season's players move live; an ended season and the clans' sums do not.
+      live:
+        view === 'players' && season === undefined
+          ? `${base}/api/v1/client/leaderboards/${encodeURIComponent(leaderboard.id)}/live?${new URLSearchParams({ token: query.token, limit: String(PAGE_SIZE) }).toString()}`
+          : null,
       base,
       css: assets.url('page.css'),
       icon: assets.url('favicon.svg'),

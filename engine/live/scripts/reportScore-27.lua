@@ -17,7 +17,8 @@
         attempts, a league's group size ('' for none) (includes/seats), 19 '1' when the report
         uses an attempt (and seat) its batch reserved ('' otherwise)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
-         tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit) } (for
+         tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit),
+         was among the first 100 before a change that may have moved it down (0|1) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
@@ -93,6 +94,10 @@ local tiebreakers = {}
 for value in string.gmatch(ARGV[9], '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
 if #tiebreakers ~= E.columns then return { 5 } end
 
+-- A latest or sum entry may fall: whether it stood among the first 100 (what live streams show,
+-- docs/events.md part 6) is read before it moves. Best boards only climb: their new rank tells.
+local wasTop = (rule == 'latest' or rule == 'sum') and (positionOf(E, player) or 100) < 100
+
 local clock = serverClock()
 local report = { score = tonumber(ARGV[2]), text = ARGV[2], tiebreakers = tiebreakers, at = clock.ms }
 local held, changed = applyScore(K, E, memberKey, player, report, rule, clock)
@@ -133,7 +138,8 @@ end
 
 local score, heldTiebreakers, at = entryFields(held)
 local left = rules and attemptsLeft(rules, seat) or ''
-local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left }
+local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left,
+                (changed and wasTop) and 1 or 0 }
 if fingerprint ~= '' then
   local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at,
                    left == '' and '-' or left }

@@ -1,0 +1,278 @@
+import { getHeapStatistics } from 'node:v8';
+import { RateLimitedError, UnavailableError } from '../errors.js';
+import type { Invalidation, Invalidator } from '../invalidator.js';
+import { liveChannel } from '../live/keys.js';
+import type { RedisClient } from '../live/redis.js';
+import type { Logger } from '../logger.js';
+import type { Page, PlayerEntry } from '../reads/leaderboard-reader.js';
+
+/** A leaderboard as the feed names it: its channel is the internal id's. */
+export interface LiveBoard {
+  gameId: string;
+  leaderboardId: string;
+  internalId: number;
+}
+
+/** What one watcher is sent: a rendered `top` body, and the entries it shows (what "changed" compares). */
+export interface Rendered {
+  data: string;
+  entries: string;
+}
+
+/** What changes a board's first entries calls: every process's streams of the board update. */
+export interface LiveChanges {
+  changed(boards: readonly { internalId: number }[]): void;
+}
+
+/** One open stream (docs/events.md part 6). */
+export interface LiveWatcher {
+  /** Watchers of one view share one rendered body (e.g. `client:50`); every view of a board shares one read. */
+  view: string;
+  /** How many entries the view shows (1-100). */
+  limit: number;
+  /** The view's body from the board's first entries (at least `limit` of them, when there are). */
+  render(page: Page<PlayerEntry>): Rendered;
+  /** Who the stream is for: rechecked on invalidations, counted against its cap. */
+  credential: { kind: 'player'; playerId: string } | { kind: 'key'; key: string };
+  /** True while the credential still opens this stream (a revoked key, a banned or erased player: false). */
+  allowed(): Promise<boolean>;
+  /** Writes one frame (an event, or a comment line); false when the client lags too far behind. */
+  write(frame: string): boolean;
+  end(): void;
+}
+
+/** At most this many streams per player and per third-party key (CONTRACT 18). */
+export const MAX_STREAMS_PER_PLAYER = 5;
+export const MAX_STREAMS_PER_KEY = 100;
+/**
+ * A stream holds about 11 KiB of the process's heap (docs/events.md part 6): past this share of the
+ * heap's limit, new streams are refused as beyond MAX_LIVE_CONNECTIONS are, whatever that says.
+ */
+const MAX_HEAP_SHARE = 0.85;
+/** Updates are at most once a second per board; a comment every 15 s keeps proxies from closing idle streams. */
+const MIN_UPDATE_GAP_MS = 1000;
+const KEEPALIVE_MS = 15_000;
+
+interface BoardFeed {
+  board: LiveBoard;
+  watchers: Set<LiveWatcher>;
+  /** The last body of each view: a watcher that opens on the same entries shares its strings. */
+  latest: Map<string, Rendered>;
+  lastUpdate: number;
+  timer: NodeJS.Timeout | undefined;
+  subscribed: Promise<void>;
+}
+
+/**
+ * Live leaderboards in one process: one Redis subscription per watched board whatever the number of
+ * watchers, one read per view per update (at most one a second), and no Redis command per watcher.
+ * A change is announced by PUBLISH on the board's channel, by whoever made it.
+ */
+export class LiveFeed implements LiveChanges {
+  private readonly boards = new Map<number, BoardFeed>();
+  private readonly counts = new Map<string, number>();
+  /** The entries each watcher was last sent (watchers of a view share the one string). */
+  private readonly shown = new WeakMap<LiveWatcher, string>();
+  private connections = 0;
+  private keepalive: NodeJS.Timeout | undefined;
+  private nextEventId = 1;
+
+  constructor(
+    private readonly deps: {
+      publisher: RedisClient;
+      /** A subscribed connection (shared with the Invalidator's channel). */
+      subscriber: RedisClient;
+      prefix: string;
+      maxConnections: number;
+      invalidator: Invalidator;
+      /** The board's first `limit` entries, as a list read shows them. */
+      read(board: LiveBoard, limit: number): Promise<Page<PlayerEntry>>;
+      logger: Logger;
+    },
+  ) {
+    deps.subscriber.on('message', (channel: string) => {
+      const internalId = this.boardOfChannel(channel);
+      if (internalId !== undefined) this.schedule(internalId);
+    });
+    // ioredis subscribes again after a reconnection; what changed meanwhile is read at once.
+    deps.subscriber.on('ready', () => {
+      for (const id of this.boards.keys()) this.schedule(id);
+    });
+    deps.invalidator.onChange((change) => void this.recheck(change));
+  }
+
+  /** The number of open streams in this process. */
+  get size(): number {
+    return this.connections;
+  }
+
+  /** Tells every process that the board's first entries may have changed. Never throws. */
+  changed(boards: readonly { internalId: number }[]): void {
+    for (const { internalId } of boards) {
+      this.deps.publisher.publish(this.channel(internalId), '1').catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, internalId }, 'live update not published');
+      });
+    }
+  }
+
+  /**
+   * Opens a stream: refused beyond the process's cap (503) or the credential's (429); the first
+   * `top` is sent at once. Returns the function that closes it.
+   */
+  async watch(board: LiveBoard, watcher: LiveWatcher): Promise<() => void> {
+    const heap = getHeapStatistics();
+    if (this.connections >= this.deps.maxConnections || heap.used_heap_size > MAX_HEAP_SHARE * heap.heap_size_limit) {
+      throw new UnavailableError('This server holds as many live streams as it may; retry shortly.');
+    }
+    const counted = credentialKey(watcher);
+    const cap = watcher.credential.kind === 'player' ? MAX_STREAMS_PER_PLAYER : MAX_STREAMS_PER_KEY;
+    const held = this.counts.get(counted) ?? 0;
+    if (held >= cap) throw new RateLimitedError(5);
+    this.counts.set(counted, held + 1);
+    this.connections += 1;
+    this.keepalive ??= setInterval(() => this.ping(), KEEPALIVE_MS).unref();
+
+    let feed = this.boards.get(board.internalId);
+    if (!feed) {
+      feed = { board, watchers: new Set(), latest: new Map(), lastUpdate: 0, timer: undefined, subscribed: Promise.resolve() };
+      this.boards.set(board.internalId, feed);
+      feed.subscribed = this.deps.subscriber.subscribe(this.channel(board.internalId)).then(() => undefined);
+    }
+    feed.watchers.add(watcher);
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      this.release(board.internalId, watcher, counted);
+    };
+    try {
+      await feed.subscribed;
+      const body = this.shared(feed, watcher.view, watcher.render(await this.deps.read(board, watcher.limit)));
+      this.send(watcher, body, this.frame(body));
+    } catch (error) {
+      close();
+      throw error;
+    }
+    return close;
+  }
+
+  private release(internalId: number, watcher: LiveWatcher, counted: string): void {
+    this.connections -= 1;
+    const left = (this.counts.get(counted) ?? 1) - 1;
+    if (left > 0) this.counts.set(counted, left);
+    else this.counts.delete(counted);
+    const feed = this.boards.get(internalId);
+    if (!feed) return;
+    feed.watchers.delete(watcher);
+    if (feed.watchers.size > 0) return;
+    this.boards.delete(internalId);
+    if (feed.timer) clearTimeout(feed.timer);
+    this.deps.subscriber.unsubscribe(this.channel(internalId)).catch(() => undefined);
+    if (this.connections === 0 && this.keepalive) {
+      clearInterval(this.keepalive);
+      this.keepalive = undefined;
+    }
+  }
+
+  /** An update at most once a second: the first change of a quiet board goes out at once. */
+  private schedule(internalId: number): void {
+    const feed = this.boards.get(internalId);
+    if (!feed || feed.timer) return;
+    const wait = Math.max(0, feed.lastUpdate + MIN_UPDATE_GAP_MS - Date.now());
+    feed.timer = setTimeout(() => {
+      feed.timer = undefined;
+      feed.lastUpdate = Date.now();
+      void this.update(feed);
+    }, wait);
+  }
+
+  private async update(feed: BoardFeed): Promise<void> {
+    const views = new Map<string, LiveWatcher[]>();
+    for (const watcher of feed.watchers) {
+      const same = views.get(watcher.view);
+      if (same) same.push(watcher);
+      else views.set(watcher.view, [watcher]);
+    }
+    let page: Page<PlayerEntry>;
+    try {
+      let limit = 1;
+      for (const watcher of feed.watchers) limit = Math.max(limit, watcher.limit);
+      page = await this.deps.read(feed.board, limit);
+    } catch (error) {
+      // Redis or PostgreSQL away: the next change (or reconnection) tries again.
+      this.deps.logger.warn({ err: error, leaderboardId: feed.board.leaderboardId }, 'live update not read');
+      return;
+    }
+    for (const [view, watchers] of views) {
+      const body = this.shared(feed, view, watchers[0]!.render(page));
+      // One frame per view: its watchers are written the very same string.
+      const frame = this.frame(body);
+      for (const watcher of watchers) if (this.shown.get(watcher) !== body.entries) this.send(watcher, body, frame);
+    }
+  }
+
+  /** Ends every stream (the process is stopping): clients reconnect elsewhere. */
+  endAll(): void {
+    for (const feed of [...this.boards.values()]) for (const watcher of [...feed.watchers]) watcher.end();
+  }
+
+  /** The view's latest body when it shows the same entries (one copy for every watcher), else this one. */
+  private shared(feed: BoardFeed, view: string, body: Rendered): Rendered {
+    const latest = feed.latest.get(view);
+    if (latest?.entries === body.entries) return latest;
+    feed.latest.set(view, body);
+    return body;
+  }
+
+  private frame(body: Rendered): string {
+    return `id: ${this.nextEventId++}\nevent: top\ndata: ${body.data}\n\n`;
+  }
+
+  private send(watcher: LiveWatcher, body: Rendered, frame: string): void {
+    this.shown.set(watcher, body.entries);
+    if (!watcher.write(frame)) watcher.end();
+  }
+
+  private ping(): void {
+    for (const feed of this.boards.values()) for (const watcher of feed.watchers) if (!watcher.write(': keepalive\n\n')) watcher.end();
+  }
+
+  /** Ends the streams a change may have revoked: each distinct credential is checked once. */
+  private async recheck(change: Invalidation): Promise<void> {
+    if (change.kind !== 'player' && change.kind !== 'keys' && change.kind !== 'all') return;
+    const affected = new Map<string, LiveWatcher[]>();
+    for (const feed of this.boards.values()) {
+      for (const watcher of feed.watchers) {
+        const { credential } = watcher;
+        const hit =
+          change.kind === 'all' ||
+          (change.kind === 'keys' && credential.kind === 'key') ||
+          (change.kind === 'player' && credential.kind === 'player' && credential.playerId === change.playerId);
+        if (!hit) continue;
+        const key = credentialKey(watcher);
+        const same = affected.get(key);
+        if (same) same.push(watcher);
+        else affected.set(key, [watcher]);
+      }
+    }
+    await Promise.all(
+      [...affected.values()].map(async (watchers) => {
+        const allowed = await watchers[0]!.allowed().catch(() => true);
+        if (!allowed) for (const watcher of watchers) watcher.end();
+      }),
+    );
+  }
+
+  private channel(internalId: number): string {
+    return liveChannel(this.deps.prefix, internalId);
+  }
+
+  private boardOfChannel(channel: string): number | undefined {
+    const head = liveChannel(this.deps.prefix, 0).slice(0, -1);
+    return channel.startsWith(head) ? Number(channel.slice(head.length)) : undefined;
+  }
+}
+
+function credentialKey({ credential }: LiveWatcher): string {
+  return credential.kind === 'player' ? `player:${credential.playerId}` : `key:${credential.key}`;
+}
