@@ -9,6 +9,7 @@ import { createLive } from './live/create-live.js';
 import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
 import { LiveFeed } from './events/live-feed.js';
+import { CloseEvents } from './events/close-events.js';
 import type { Page, PlayerEntry } from './reads/leaderboard-reader.js';
 import { TokenCodec } from './tokens.js';
 import { SystemStore } from './system-store.js';
@@ -119,6 +120,8 @@ export interface PersistenceEngine {
   maintenance: Maintenance;
   /** Makes webhook delivery attempts (docs/events.md). */
   webhookDelivery: WebhookDelivery;
+  /** Records `leaderboard.closed` when a board's window closes (docs/events.md part 5). */
+  closeEvents: CloseEvents;
   /** Called whenever Redis comes back after a drop, or a cluster node leaves (not on the first connection). */
   onRedisReconnect(listener: () => void): void;
   close(): Promise<void>;
@@ -401,6 +404,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
 /** The worker's engine: no credentials, tokens, secrets, caches or invalidation subscription. */
 export async function createPersistenceEngine(config: Readonly<Config>, logger: Logger): Promise<PersistenceEngine> {
   const core = await createCore(config, logger);
+  const events = new WebhookEvents({ store: core.stores.webhooks, queue: core.webhookQueue });
   return {
     config,
     logger,
@@ -415,8 +419,16 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       transact: core.transact,
       audit: core.stores.audit,
       pace: pacedTo(config.archiveCpuShare),
-      events: new WebhookEvents({ store: core.stores.webhooks, queue: core.webhookQueue }),
+      events,
       players: core.stores.players,
+    }),
+    closeEvents: new CloseEvents({
+      store: core.stores.webhooks,
+      leaderboards: core.stores.leaderboards,
+      rankings: core.rankings,
+      players: core.stores.players,
+      events,
+      transact: core.transact,
     }),
     seasons: core.seasons.service,
     maintenance: core.maintenance,

@@ -26,6 +26,8 @@ const RECONCILE_CHECK_MS = 60_000;
 const WEBHOOK_CONCURRENCY = 64;
 /** How often a worker looks for webhook attempts whose job was lost (the API died before queueing it). */
 const WEBHOOK_SWEEP_MS = 30_000;
+/** How often a worker looks for windows that closed without their `leaderboard.closed` recorded. */
+const CLOSE_CHECK_MS = 2_000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
 const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
@@ -156,6 +158,8 @@ async function main(): Promise<void> {
     const requeued = await engine.webhookDelivery.requeueOverdue();
     if (requeued > 0) logger.warn({ requeued }, 'webhook attempts queued again (their jobs were lost)');
   });
+  // A close is recorded within a couple of seconds (CONTRACT: within 5 s of it).
+  const closeRecorder = every(CLOSE_CHECK_MS, 'close events', logger, () => engine.closeEvents.recordDue());
   const eventPruner = every(AUDIT_PRUNE_INTERVAL_MS, 'webhook event pruning', logger, () => engine.webhookDelivery.pruneEvents());
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
@@ -164,7 +168,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
-    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner, webhookSweeper, eventPruner]) timer.stop();
+    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner, webhookSweeper, closeRecorder, eventPruner]) timer.stop();
     await Promise.all([...workers, webhookWorker].map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.js';
+import type { PlayerStore } from '../players/player-store.js';
 import { newEventId } from './webhook-service.js';
 import type { QueuedAttempt, WebhookQueue } from './webhook-queue.js';
 import type { EventType, WebhookStore } from './webhook-store.js';
@@ -42,4 +43,35 @@ export class WebhookEvents {
   queue(attempts: RecordedAttempts): Promise<void> {
     return this.deps.queue.add(attempts);
   }
+}
+
+/** How many entries `season.ended` and `leaderboard.closed` carry. */
+export const EVENT_TOP = 10;
+
+/**
+ * The data of `season.ended` and `leaderboard.closed` (docs/events.md): the season's total and its
+ * first entries, as reads show them (players with their display names, or clans).
+ */
+export async function standingsData(
+  client: Queryable,
+  players: PlayerStore,
+  board: { id: string; type: string },
+  season: { season: number; at: Date; total: number },
+  entries: { id: string; score: number; rank: number }[],
+): Promise<Record<string, unknown>> {
+  const names =
+    board.type === 'clan'
+      ? undefined
+      : new Map((await players.in(client).findProfiles(entries.map((entry) => entry.id))).map((p) => [p.id, p.displayName]));
+  return {
+    leaderboard_id: board.id,
+    season: season.season,
+    at: season.at.toISOString(),
+    total: season.total,
+    top: entries.map((entry) =>
+      names
+        ? { player_id: entry.id, display_name: names.get(entry.id) ?? null, score: entry.score, rank: entry.rank }
+        : { clan_id: entry.id, score: entry.score, rank: entry.rank },
+    ),
+  };
 }

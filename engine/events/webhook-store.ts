@@ -210,6 +210,41 @@ export class WebhookStore {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * Boards whose current season's window has closed (a one-off `closes_at`, or `open_seconds` after
+   * the season's start) without its `leaderboard.closed` recorded, for which an enabled webhook that
+   * wants that type existed at the close: read from the webhooks, so the look costs nothing in
+   * games without one.
+   */
+  async dueCloses(limit: number): Promise<{ internalId: number; season: number; closedAt: Date }[]> {
+    const { rows } = await this.db.query<{ internal_id: number; season: number; closed_at: Date }>(
+      `SELECT DISTINCT l.internal_id, l.season, c.closed_at
+       FROM webhooks w
+       JOIN leaderboards l ON l.game_id = w.game_id AND (w.leaderboard_ids IS NULL OR l.leaderboard_id = ANY(w.leaderboard_ids))
+       CROSS JOIN LATERAL (SELECT CASE
+           WHEN l.open_seconds IS NOT NULL THEN l.season_started_at + l.open_seconds * interval '1 second'
+           WHEN l.window_season = l.season THEN l.closes_at
+         END AS closed_at) c
+       WHERE w.enabled AND 'leaderboard.closed' = ANY(w.events)
+         AND c.closed_at <= now() AND c.closed_at >= w.created_at
+         AND l.closed_event_season IS DISTINCT FROM l.season
+       ORDER BY c.closed_at
+       LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => ({ internalId: row.internal_id, season: row.season, closedAt: row.closed_at }));
+  }
+
+  /** Takes the recording of the season's close (under the board's row lock): false when it was taken before. */
+  async claimClose(internalId: number, season: number): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE leaderboards SET closed_event_season = $2
+       WHERE internal_id = $1 AND season = $2 AND closed_event_season IS DISTINCT FROM $2`,
+      [internalId, season],
+    );
+    return rowCount === 1;
+  }
+
   /** The leaderboard's next event sequence (1, 2, …), taken under its row lock until the transaction ends. */
   async nextSequence(leaderboardInternalId: number): Promise<number> {
     const { rows } = await this.db.query<{ sequence: string }>(

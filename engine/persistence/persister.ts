@@ -9,7 +9,7 @@ import type { SeatStore } from './seat-store.js';
 import { bandsView } from '../competitions/rewards.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
 import type { Pace } from '../pace.js';
-import type { RecordedAttempts, WebhookEvents } from '../events/webhook-events.js';
+import { EVENT_TOP, standingsData, type RecordedAttempts, type WebhookEvents } from '../events/webhook-events.js';
 import type { PlayerStore } from '../players/player-store.js';
 
 /**
@@ -85,26 +85,12 @@ export class Persister {
     return pending.size;
   }
 
-  /** `season.ended`'s data: the archived season's total and first 10 entries, as reads show them. */
+  /** `season.ended`'s data: the archived season's total and first entries, as reads show them. */
   private async seasonEnded(client: Queryable, board: Leaderboard, season: number, endedAt: Date): Promise<Record<string, unknown>> {
     const view = board.type === 'clan' ? 'clans' : 'players';
-    const read = await this.deps.archives.in(client).page(board.internalId, season, view, 0, 10);
-    const entries = read?.entries ?? [];
-    const names =
-      view === 'players'
-        ? new Map((await this.deps.players.in(client).findProfiles(entries.map((entry) => entry.id))).map((p) => [p.id, p.displayName]))
-        : undefined;
-    return {
-      leaderboard_id: board.id,
-      season,
-      at: endedAt.toISOString(),
-      total: read?.season.total ?? 0,
-      top: entries.map((entry) =>
-        names
-          ? { player_id: entry.id, display_name: names.get(entry.id) ?? null, score: entry.score, rank: entry.rank }
-          : { clan_id: entry.id, score: entry.score, rank: entry.rank },
-      ),
-    };
+    const read = await this.deps.archives.in(client).page(board.internalId, season, view, 0, EVENT_TOP);
+    const total = read?.season.total ?? 0;
+    return standingsData(client, this.deps.players, board, { season, at: endedAt, total }, read?.entries ?? []);
   }
 
   /** The leaderboard, or undefined once deleted. */

@@ -397,6 +397,40 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     });
     expect(receiver.at('/ok/season-ended')[2]!.body).to.not.include('"Bo"');
   });
+  it('when a board’s window closes, then a webhook wanting leaderboard.closed gets its total and first entries once, within 5 s of the close', async () => {
+    const own = await createGame();
+    const closesAt = new Date(Date.now() + 3000);
+    const board = await createLeaderboard(own, { closes_at: closesAt.toISOString() });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/closed'), events: ['leaderboard.closed'], leaderboard_ids: [board] })
+      .expect(201);
+    const [ada, bo] = await Promise.all(['Ada', 'Bo'].map((name) => namedPlayer(own, name)));
+    await reportScores(own, board, [
+      [ada!, 7],
+      [bo!, 9],
+    ]);
+
+    await until(() => receiver.at('/ok/closed').length === 1, 'leaderboard.closed', 15_000);
+    expect(receiver.at('/ok/closed')[0]!.at - closesAt.getTime(), 'ms after the close').to.be.below(5000);
+    const closed = verified(hook.body.secret, receiver.at('/ok/closed')[0]!);
+    expect(closed).to.include({ type: 'leaderboard.closed', sequence: 1 });
+    expect(closed.data).to.deep.equal({
+      leaderboard_id: board,
+      season: 1,
+      at: closesAt.toISOString(),
+      total: 2,
+      top: [
+        { player_id: bo!.playerId, display_name: 'Bo', score: 9, rank: 1 },
+        { player_id: ada!.playerId, display_name: 'Ada', score: 7, rank: 2 },
+      ],
+    });
+    // Recorded once: the worker's next rounds find it recorded.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(receiver.at('/ok/closed')).to.have.length(1);
+  });
+
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
     const { id } = await register('/ok/full');
     // 100 attempts due tomorrow, straight into PostgreSQL (no job wakes them).
