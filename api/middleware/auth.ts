@@ -37,6 +37,8 @@ export interface Callers {
   metrics: object;
   /** The anonymous token in ?token=: the web page's viewer. */
   pageToken: { viewer: Viewer };
+  /** The anonymous token in Anonymous-Authorization, or in ?token= (EventSource sends no headers): a live stream's player. */
+  playerToken: { viewer: Viewer };
   /** A dashboard session with its game chosen (signed in with the game's secret key, or the admin token). */
   dashboard: DashboardCaller;
   /** A dashboard session signed in with the admin token, which picks and creates games. */
@@ -134,6 +136,10 @@ export function authenticators(
     },
     pageToken: async (req, res, next) => {
       res.locals.caller = { viewer: await credentials.viewer(queryToken(req.query.token)) };
+      next();
+    },
+    playerToken: async (req, res, next) => {
+      res.locals.caller = { viewer: await credentials.viewer(queryToken(req.query.token) ?? header(req, 'anonymous-authorization')) };
       next();
     },
     // A dashboard request without a live session is sent to sign in (the dashboard's error pages do that).

@@ -20,6 +20,8 @@ type SecurityScheme = 'PublishableKey' | 'AnonymousToken' | 'SecretKey' | 'ApiKe
 const SECURITY: Record<CredentialKind, SecurityScheme[][]> = {
   none: [],
   pageToken: [],
+  // ?token= (for EventSource) is described on the operation's query.
+  playerToken: [['AnonymousToken']],
   publishableKey: [['PublishableKey']],
   gameClient: [['PublishableKey', 'AnonymousToken']],
   secretKey: [['SecretKey']],

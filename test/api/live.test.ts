@@ -74,6 +74,18 @@ describe('live leaderboard streams', () => {
     ]);
   });
 
+  it('when a game client sends its token in Anonymous-Authorization instead of ?token=, then the stream opens as well', async () => {
+    const game = await createGame();
+    const board = await createLeaderboard(game);
+    const [player] = await scoredPlayers(game, board, [5]);
+    const stream = await openEventStream(`${testUrl()}/api/v1/client/leaderboards/${board}/live`, {
+      'Anonymous-Authorization': `Bearer ${player!.token}`,
+    });
+    open.push(stream);
+    expect(stream.status).to.equal(200);
+    expect(rows(top(await stream.next()))).to.deep.equal([[player!.playerId, 5, 1]]);
+  });
+
   it('when a change leaves the entries a stream shows as they were, then that stream is sent nothing', async () => {
     const game = await createGame();
     const board = await createLeaderboard(game);

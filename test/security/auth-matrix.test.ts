@@ -52,7 +52,7 @@ describe('the authentication matrix', () => {
 
   /** The world a credential's answers are about (the admin's: the game under test), and the one they must never show. */
   function worldsOf(row: MatrixRow, kind: CredentialKind, w: MatrixWorld): { own: GameWorld; foreign?: GameWorld } {
-    const owner = row.auth === 'pageToken' ? kind.tokenOwner : kind.owner;
+    const owner = row.auth === 'pageToken' || row.auth === 'playerToken' ? kind.tokenOwner : kind.owner;
     if (owner === 'other') return { own: w.b, foreign: w.a };
     // The admin sees every game.
     return owner === 'this' ? { own: w.a, foreign: w.b } : { own: w.a };

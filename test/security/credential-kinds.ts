@@ -77,7 +77,10 @@ const publishableAlone = {
 const pk = (w: GameWorld) => ({ 'Publishable-Key': w.game.publishableKey });
 const token = (w: GameWorld) => ({ 'Anonymous-Authorization': `Bearer ${w.player.token}` });
 
-export const CREDENTIAL_KINDS: CredentialKind[] = [
+/** Each kind as written below: a live stream's token (playerToken) is judged as the web page's, added after. */
+type WrittenKind = Omit<CredentialKind, 'verdicts'> & { verdicts: Omit<CredentialKind['verdicts'], 'playerToken'> };
+
+const WRITTEN_KINDS: WrittenKind[] = [
   {
     key: 'none',
     name: 'no credentials',
@@ -287,3 +290,12 @@ export const CREDENTIAL_KINDS: CredentialKind[] = [
     verdicts: { ...noKey, admin: 'missing_admin_token', pageToken: 'missing_token', dashboard: OK, dashboardAdmin: 'signIn' },
   },
 ];
+
+/**
+ * A live stream reads the token from Anonymous-Authorization (the matrix sends it there) as the web
+ * page reads it from ?token=: every kind gets the same answer from both.
+ */
+export const CREDENTIAL_KINDS: CredentialKind[] = WRITTEN_KINDS.map((kind) => ({
+  ...kind,
+  verdicts: { ...kind.verdicts, playerToken: kind.verdicts.pageToken },
+}));

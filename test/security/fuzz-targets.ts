@@ -49,6 +49,7 @@ const CLIENT: Credential[] = ['PublishableKey', 'AnonymousToken'];
 const HEADERS: Record<CredentialKind, Credential[][]> = {
   none: [],
   pageToken: [],
+  playerToken: [['AnonymousToken']],
   metrics: [],
   publishableKey: [['PublishableKey']],
   gameClient: [CLIENT],

@@ -139,7 +139,7 @@ const WITHDRAWALS = new Set([
  * nothing) its own success, or 201 from one that creates what the path names.
  */
 export function acceptedOutcome(row: MatrixRow, kind: CredentialKind): Outcome {
-  const owner = row.auth === 'pageToken' ? kind.tokenOwner : kind.owner === 'none' ? 'this' : kind.owner;
+  const owner = row.auth === 'pageToken' || row.auth === 'playerToken' ? kind.tokenOwner : kind.owner === 'none' ? 'this' : kind.owner;
   // A player token reads only its own player's record.
   if (row.auth === 'serverOrClient' && kind.tokenOwner && !(kind.tokenOwner === 'this' && row.player === 'own')) {
     return { status: 403, codes: ['forbidden'] };
