@@ -245,13 +245,36 @@ export class WebhookStore {
     return rowCount === 1;
   }
 
-  /** The leaderboard's next event sequence (1, 2, …), taken under its row lock until the transaction ends. */
-  async nextSequence(leaderboardInternalId: number): Promise<number> {
+  /**
+   * Takes the leaderboard's next `count` event sequences (1, 2, …) under its row lock until the
+   * transaction ends; the last of them.
+   */
+  async nextSequence(leaderboardInternalId: number, count = 1): Promise<number> {
     const { rows } = await this.db.query<{ sequence: string }>(
-      'UPDATE leaderboards SET event_sequence = event_sequence + 1 WHERE internal_id = $1 RETURNING event_sequence AS sequence',
-      [leaderboardInternalId],
+      'UPDATE leaderboards SET event_sequence = event_sequence + $2 WHERE internal_id = $1 RETURNING event_sequence AS sequence',
+      [leaderboardInternalId, count],
     );
     return Number(rows[0]!.sequence);
+  }
+
+  /** Stores events of one type and a pending first attempt of each for each given webhook: the attempts. */
+  async recordEvents(
+    events: { id: string; gameId: string; type: EventType; body: string }[],
+    webhookIds: string[],
+    at: Date,
+  ): Promise<{ id: number; webhookId: string }[]> {
+    await this.db.query(
+      `INSERT INTO webhook_events (id, game_id, type, body)
+       SELECT id, $2, $3, body FROM unnest($1::text[], $4::text[]) AS u (id, body)`,
+      [events.map((e) => e.id), events[0]!.gameId, events[0]!.type, events.map((e) => e.body)],
+    );
+    const { rows } = await this.db.query<{ id: string; webhook_id: string }>(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, status, at)
+       SELECT w.id, e.id, 1, 'pending', $3 FROM unnest($1::text[]) AS e (id) CROSS JOIN unnest($2::text[]) AS w (id)
+       RETURNING id, webhook_id`,
+      [events.map((e) => e.id), webhookIds, at],
+    );
+    return rows.map((row) => ({ id: Number(row.id), webhookId: row.webhook_id }));
   }
 
   /** Stores an event and a pending first attempt for each given webhook; the attempts' ids. */

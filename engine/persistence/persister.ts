@@ -75,6 +75,16 @@ export class Persister {
             leaderboard: board,
             data: () => this.seasonEnded(client, board, season, new Date(endedAt)),
           });
+          // The league's moves are final with the archive that keeps them.
+          if (board.groups) {
+            const moved = await this.deps.events.recordEach(client, {
+              gameId: board.gameId,
+              type: 'player.moved',
+              leaderboard: board,
+              data: () => this.playersMoved(client, board, season),
+            });
+            ended = [...ended, ...moved];
+          }
         });
       } finally {
         clearInterval(holding);
@@ -91,6 +101,20 @@ export class Persister {
     const read = await this.deps.archives.in(client).page(board.internalId, season, view, 0, EVENT_TOP);
     const total = read?.season.total ?? 0;
     return standingsData(client, this.deps.players, board, { season, at: endedAt, total }, read?.entries ?? []);
+  }
+
+  /** `player.moved`'s data: one item per member the season's end moved to another tier. */
+  private async playersMoved(client: Queryable, board: Leaderboard, season: number): Promise<Record<string, unknown>[]> {
+    const tiers = board.groups?.tiers ?? [];
+    const moved = await this.deps.archives.in(client).movedPlayers(board.internalId, season);
+    return moved.map((move) => ({
+      leaderboard_id: board.id,
+      season,
+      player_id: move.playerId,
+      from_tier: tiers[move.tier] ?? null,
+      to_tier: tiers[move.movedTo] ?? null,
+      group_rank: move.groupRank,
+    }));
   }
 
   /** The leaderboard, or undefined once deleted. */

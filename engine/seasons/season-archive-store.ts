@@ -317,6 +317,20 @@ export class SeasonArchiveStore {
   }
 
   /** A banned player's archived rows, on every board of the game, are hidden from reads (the ban's transaction). */
+  /** The league members the season's end moved to another tier, group by group, best first. */
+  async movedPlayers(
+    internalId: number,
+    season: number,
+  ): Promise<{ playerId: string; tier: number; movedTo: number; groupRank: number | null }[]> {
+    const { rows } = await this.db.query<{ player_id: string; tier: number; moved_to: number; group_rank: number | null }>(
+      `SELECT player_id, tier, moved_to, group_rank FROM season_group_members
+       WHERE leaderboard_internal_id = $1 AND season = $2 AND moved_to <> tier
+       ORDER BY group_no, group_rank NULLS LAST, player_id`,
+      [internalId, season],
+    );
+    return rows.map((row) => ({ playerId: row.player_id, tier: row.tier, movedTo: row.moved_to, groupRank: row.group_rank }));
+  }
+
   async hidePlayer(gameId: string, playerId: string): Promise<void> {
     await this.db.query(`SELECT pg_advisory_xact_lock(${MODERATION_LOCK})`, [gameId]);
     await this.db.query(

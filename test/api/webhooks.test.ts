@@ -431,6 +431,38 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     expect(receiver.at('/ok/closed')).to.have.length(1);
   });
 
+  it('when a league season ends, then a webhook wanting player.moved gets one event per member moved to another tier', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own, { groups: { size: 5, tiers: ['bronze', 'silver', 'gold'], promote: 2, relegate: 1 } });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/moved'), events: ['player.moved'], leaderboard_ids: [board] })
+      .expect(201);
+    const players = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((name) => namedPlayer(own, name)));
+    await reportScores(
+      own,
+      board,
+      players.map((player, i) => [player, 50 - 10 * i]),
+    );
+    await api().post(`/api/v1/server/leaderboards/${board}/reset`).set(secretKey(own)).expect(200);
+
+    await until(() => receiver.at('/ok/moved').length === 2, 'two player.moved events', 30_000);
+    const events = receiver
+      .at('/ok/moved')
+      .map((delivery) => verified(hook.body.secret, delivery))
+      .sort((a, b) => Number(a.sequence) - Number(b.sequence));
+    expect(events.map((event) => [event.type, event.sequence])).to.deep.equal([
+      ['player.moved', 1],
+      ['player.moved', 2],
+    ]);
+    // The best two go up from the lowest tier; nobody goes below it.
+    expect(events.map((event) => event.data)).to.deep.equal([
+      { leaderboard_id: board, season: 1, player_id: players[0]!.playerId, from_tier: 'bronze', to_tier: 'silver', group_rank: 1 },
+      { leaderboard_id: board, season: 1, player_id: players[1]!.playerId, from_tier: 'bronze', to_tier: 'silver', group_rank: 2 },
+    ]);
+  });
+
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
     const { id } = await register('/ok/full');
     // 100 attempts due tomorrow, straight into PostgreSQL (no job wakes them).
