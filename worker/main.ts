@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     const requeued = await engine.webhookDelivery.requeueOverdue();
     if (requeued > 0) logger.warn({ requeued }, 'webhook attempts queued again (their jobs were lost)');
   });
-  // A close is recorded within a couple of seconds (CONTRACT: within 5 s of it).
+  // A close is recorded within a couple of seconds of it (docs/events.md part 5).
   const closeRecorder = every(CLOSE_CHECK_MS, 'close events', logger, () => engine.closeEvents.recordDue());
   const eventPruner = every(AUDIT_PRUNE_INTERVAL_MS, 'webhook event pruning', logger, () => engine.webhookDelivery.pruneEvents());
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');

@@ -6,7 +6,7 @@ import type { Viewer } from '../middleware/auth.js';
 import { pageView } from '../views.js';
 import type { AppContext } from './endpoint.js';
 
-/** What both stream endpoints document (CONTRACT 16, docs/events.md part 6). */
+/** What both stream endpoints document (docs/events.md part 6). */
 export const LIVE_STREAM =
   'text/event-stream: first an event `top` with the list body of the first `limit` entries (as the leaderboard page answers it), then a new `top` whenever those entries change, at most once a second. A comment line every 15 s keeps proxies open; a reconnection (Last-Event-ID) starts again from the current state. The stream ends when its credential is revoked, its player banned or erased (within 1 s), or (a token) when the token expires. At most 5 streams per player and 100 per key (429), and MAX_LIVE_CONNECTIONS per server (503 with Retry-After).';
 

@@ -26,7 +26,7 @@ export interface LiveChanges {
 
 /** One open stream (docs/events.md part 6). */
 export interface LiveWatcher {
-  /** Watchers of one view share one rendered body (e.g. `client:50`); every view of a board shares one read. */
+  /** Watchers of one view (their limit) share one rendered body; every view of a board shares one read. */
   view: string;
   /** How many entries the view shows (1-100). */
   limit: number;
@@ -41,7 +41,7 @@ export interface LiveWatcher {
   end(): void;
 }
 
-/** At most this many streams per player and per third-party key (CONTRACT 18). */
+/** At most this many streams per player and per third-party key (docs/events.md part 6). */
 export const MAX_STREAMS_PER_PLAYER = 5;
 export const MAX_STREAMS_PER_KEY = 100;
 /**
@@ -65,7 +65,7 @@ interface BoardFeed {
 
 /**
  * Live leaderboards in one process: one Redis subscription per watched board whatever the number of
- * watchers, one read per view per update (at most one a second), and no Redis command per watcher.
+ * watchers, one read per board per update (at most one a second), and no Redis command per watcher.
  * A change is announced by PUBLISH on the board's channel, by whoever made it.
  */
 export class LiveFeed implements LiveChanges {

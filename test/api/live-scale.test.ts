@@ -41,7 +41,7 @@ async function subscriptions(channel: string): Promise<number> {
 }
 
 /**
- * 5,000 watchers of one board in one API process (CONTRACT 16): one Redis subscription, no Redis
+ * 5,000 watchers of one board in one API process (docs/events.md part 6): one Redis subscription, no Redis
  * command per watcher, a change reaching them all within 1.5 s, and MAX_LIVE_CONNECTIONS kept.
  */
 describe('live streams: 5,000 watchers of one board in one process', function () {

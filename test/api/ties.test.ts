@@ -43,7 +43,7 @@ async function listed(game: TestGame, id: string): Promise<(ShownEntry & Record<
   return (await api().get(`/api/v1/third_party/leaderboards/${id}?limit=1000`).set(bot).expect(200)).body.entries;
 }
 
-/** The fields every report answer carries (CONTRACT section 4 and 8), before the tie fields. */
+/** The fields every report answer carries (README, the report endpoints), before the tie fields. */
 const CLIENT_ANSWER = ['leaderboard_id', 'player_id', 'submitted_score', 'best_score', 'improved', 'rank', 'total', 'season'];
 const BATCH_RESULT = ['leaderboard_id', 'submitted_score', 'best_score', 'improved', 'rank', 'season'];
 
