@@ -75,6 +75,7 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     groups: leaderboard.groups,
     max_players: leaderboard.maxPlayers,
     max_attempts: leaderboard.maxAttempts,
+    notify_top: leaderboard.notifyTop,
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),

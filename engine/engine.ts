@@ -10,6 +10,7 @@ import type { Logger } from './logger.js';
 import { Invalidator } from './invalidator.js';
 import { LiveFeed } from './events/live-feed.js';
 import { CloseEvents } from './events/close-events.js';
+import { OvertakenEvents } from './events/overtaken-events.js';
 import type { Page, PlayerEntry } from './reads/leaderboard-reader.js';
 import { TokenCodec } from './tokens.js';
 import { SystemStore } from './system-store.js';
@@ -186,6 +187,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     seats: new SeatStore(pool),
     archives: new SeasonArchiveStore(pool),
     webhooks: new WebhookStore(pool),
+    aliases: new AliasStore(pool),
   };
   const transact = transactionsOn(pool);
   const webhookQueue = new WebhookQueue({ connection: queueConnection, prefix });
@@ -280,7 +282,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
 
     const tokens = new TokenCodec(tokenSecret.value, config.tokenTtlSeconds);
     const gameStore = new GameStore(pool);
-    const aliases = new AliasStore(pool);
+    const aliases = stores.aliases;
     const audit = stores.audit;
     const leaderboards = createLeaderboards({
       store: stores.leaderboards,
@@ -326,6 +328,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       maxConnections: config.maxLiveConnections,
       invalidator,
       read: (board, limit) => reads.reader.page(board.gameId, board.leaderboardId, 'players', 0, limit) as Promise<Page<PlayerEntry>>,
+      displayName: async (playerId) => (await players.service.find(playerId))?.displayName ?? null,
       logger,
     });
     closing.push(async () => live.endAll());
@@ -421,6 +424,14 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       pace: pacedTo(config.archiveCpuShare),
       events,
       players: core.stores.players,
+      overtaken: new OvertakenEvents({
+        redis: core.redis,
+        prefix: config.redisKeyPrefix,
+        events,
+        players: core.stores.players,
+        aliases: core.stores.aliases,
+        transact: core.transact,
+      }),
     }),
     closeEvents: new CloseEvents({
       store: core.stores.webhooks,

@@ -65,6 +65,7 @@ export function createPersistProcessor({ persister, registry }: Deps) {
       for (const at of claimed.markedAt) lag.observe(Math.max(0, now - at) / 1000);
 
       const left = await persister.ack(board, claimed);
+      await persister.recordOvertaken(board);
       if (left === 0) break;
       if (Date.now() > deadline) {
         await persister.continueLater(internalId); // the queued flag is still held: continue in a fresh job

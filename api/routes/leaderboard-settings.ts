@@ -105,6 +105,17 @@ export const settingsBody = object({
       .description('Reports each player may make in one season (1-10,000); null: no limit'),
   ),
   groups: optional(leagueGroups),
+  notify_top: optional(
+    Joi.number()
+      .strict()
+      .integer()
+      .min(0)
+      .max(1000)
+      .example(0)
+      .description(
+        'player.overtaken names the players a report passes who ranked within the first notify_top (0-1,000); 0 (default): none',
+      ),
+  ),
   rewards_by: optional(
     oneOf('rank', 'group_rank')
       .example('rank')
@@ -148,6 +159,7 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.max_players !== undefined && { maxPlayers: fields.max_players }),
     ...(fields.max_attempts !== undefined && { maxAttempts: fields.max_attempts }),
     ...(fields.groups !== undefined && { groups: fields.groups }),
+    ...(fields.notify_top !== undefined && { notifyTop: fields.notify_top }),
     ...(fields.rewards !== undefined && {
       rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
     }),

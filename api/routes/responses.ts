@@ -305,6 +305,11 @@ export const Leaderboard = object({
   groups: nullable(leagueSettings())
     .example(null)
     .description("A league: each season's players play in groups of their tier; null: no groups"),
+  notify_top: int()
+    .min(0)
+    .max(1000)
+    .example(0)
+    .description('player.overtaken names the players a report passes who ranked within the first notify_top; 0: none'),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),

@@ -19,9 +19,21 @@ export interface Rendered {
   entries: string;
 }
 
+/** A report's overtaken players (docs/events.md part 5), as every process's client streams get them. */
+export interface OvertakenNotice {
+  season: number;
+  /** The player who reported, and the score they hold now. */
+  by: string;
+  score: number;
+  /** The players overtaken within the board's notify_top, with their rank now (one worse than before). */
+  players: readonly { playerId: string; rank: number }[];
+}
+
 /** What changes a board's first entries calls: every process's streams of the board update. */
 export interface LiveChanges {
   changed(boards: readonly { internalId: number }[]): void;
+  /** Tells the overtaken players' client streams, in every process. */
+  overtaken(board: { internalId: number }, notice: OvertakenNotice): void;
 }
 
 /** One open stream (docs/events.md part 6). */
@@ -87,12 +99,16 @@ export class LiveFeed implements LiveChanges {
       invalidator: Invalidator;
       /** The board's first `limit` entries, as a list read shows them. */
       read(board: LiveBoard, limit: number): Promise<Page<PlayerEntry>>;
+      /** The player's display name (an overtaken message names who passed). */
+      displayName(playerId: string): Promise<string | null>;
       logger: Logger;
     },
   ) {
-    deps.subscriber.on('message', (channel: string) => {
+    deps.subscriber.on('message', (channel: string, message: string) => {
       const internalId = this.boardOfChannel(channel);
-      if (internalId !== undefined) this.schedule(internalId);
+      if (internalId === undefined) return;
+      if (message.startsWith('{')) void this.sendOvertaken(internalId, message);
+      else this.schedule(internalId);
     });
     // ioredis subscribes again after a reconnection; what changed meanwhile is read at once.
     deps.subscriber.on('ready', () => {
@@ -108,11 +124,18 @@ export class LiveFeed implements LiveChanges {
 
   /** Tells every process that the board's first entries may have changed. Never throws. */
   changed(boards: readonly { internalId: number }[]): void {
-    for (const { internalId } of boards) {
-      this.deps.publisher.publish(this.channel(internalId), '1').catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, internalId }, 'live update not published');
-      });
-    }
+    for (const { internalId } of boards) this.publish(internalId, '1');
+  }
+
+  /** Tells every process of the report's overtaken players (published, not stored). Never throws. */
+  overtaken({ internalId }: { internalId: number }, notice: OvertakenNotice): void {
+    this.publish(internalId, JSON.stringify(notice));
+  }
+
+  private publish(internalId: number, message: string): void {
+    this.deps.publisher.publish(this.channel(internalId), message).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, internalId }, 'live update not published');
+    });
   }
 
   /**
@@ -208,6 +231,38 @@ export class LiveFeed implements LiveChanges {
       // One frame per view: its watchers are written the very same string.
       const frame = this.frame(body);
       for (const watcher of watchers) if (this.shown.get(watcher) !== body.entries) this.send(watcher, body, frame);
+    }
+  }
+
+  /**
+   * An `overtaken` event to each client stream of this process whose player the notice names: the
+   * data of player.overtaken without aliases. Watchers of other players cost a set lookup each.
+   */
+  private async sendOvertaken(internalId: number, message: string): Promise<void> {
+    const feed = this.boards.get(internalId);
+    if (!feed) return;
+    let notice: OvertakenNotice;
+    try {
+      notice = JSON.parse(message) as OvertakenNotice;
+    } catch {
+      return;
+    }
+    const ranks = new Map(notice.players.map((player) => [player.playerId, player.rank]));
+    const named = [...feed.watchers].filter(({ credential }) => credential.kind === 'player' && ranks.has(credential.playerId));
+    if (named.length === 0) return;
+    const displayName = await this.deps.displayName(notice.by).catch(() => null);
+    for (const watcher of named) {
+      const playerId = (watcher.credential as { playerId: string }).playerId;
+      const rank = ranks.get(playerId)!;
+      const data = {
+        leaderboard_id: feed.board.leaderboardId,
+        season: notice.season,
+        player_id: playerId,
+        previous_rank: rank - 1,
+        rank,
+        by: { player_id: notice.by, display_name: displayName, score: notice.score },
+      };
+      if (!watcher.write(`id: ${this.nextEventId++}\nevent: overtaken\ndata: ${JSON.stringify(data)}\n\n`)) watcher.end();
     }
   }
 

@@ -42,6 +42,7 @@ export class WebhookEvents {
   /**
    * Records one event per item of `data` (a season's league moves: thousands at once), as `record`
    * does one: the webhooks are looked up once, the sequences taken in one step, the rows written in two.
+   * An item with an `id` already stored is not stored again (a record moved twice from Redis).
    */
   async recordEach(
     client: Queryable,
@@ -49,7 +50,7 @@ export class WebhookEvents {
       gameId: string;
       type: EventType;
       leaderboard: { id: string; internalId: number };
-      data: () => Promise<Record<string, unknown>[]>;
+      data: () => Promise<{ id?: string; data: Record<string, unknown> }[]>;
     },
   ): Promise<RecordedAttempts> {
     const store = this.deps.store.in(client);
@@ -59,8 +60,8 @@ export class WebhookEvents {
     if (items.length === 0) return [];
     const last = await store.nextSequence(event.leaderboard.internalId, items.length);
     const at = new Date();
-    const events = items.map((data, i) => ({
-      id: newEventId(),
+    const events = items.map(({ id, data }, i) => ({
+      id: id ?? newEventId(),
       gameId: event.gameId,
       type: event.type,
       body: JSON.stringify({ type: event.type, timestamp: at.toISOString(), sequence: last - items.length + 1 + i, data }),

@@ -257,22 +257,26 @@ export class WebhookStore {
     return Number(rows[0]!.sequence);
   }
 
-  /** Stores events of one type and a pending first attempt of each for each given webhook: the attempts. */
+  /**
+   * Stores events of one type and a pending first attempt of each for each given webhook: the
+   * attempts. An event whose id is stored already is left as it is, with no new attempt.
+   */
   async recordEvents(
     events: { id: string; gameId: string; type: EventType; body: string }[],
     webhookIds: string[],
     at: Date,
   ): Promise<{ id: number; webhookId: string }[]> {
-    await this.db.query(
+    const inserted = await this.db.query<{ id: string }>(
       `INSERT INTO webhook_events (id, game_id, type, body)
-       SELECT id, $2, $3, body FROM unnest($1::text[], $4::text[]) AS u (id, body)`,
+       SELECT id, $2, $3, body FROM unnest($1::text[], $4::text[]) AS u (id, body)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
       [events.map((e) => e.id), events[0]!.gameId, events[0]!.type, events.map((e) => e.body)],
     );
     const { rows } = await this.db.query<{ id: string; webhook_id: string }>(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, status, at)
        SELECT w.id, e.id, 1, 'pending', $3 FROM unnest($1::text[]) AS e (id) CROSS JOIN unnest($2::text[]) AS w (id)
        RETURNING id, webhook_id`,
-      [events.map((e) => e.id), webhookIds, at],
+      [inserted.rows.map((e) => e.id), webhookIds, at],
     );
     return rows.map((row) => ({ id: Number(row.id), webhookId: row.webhook_id }));
   }

@@ -37,6 +37,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   rewards: [],
   rewardsBy: 'rank',
   listed: false,
+  notifyTop: 0,
 };
 
 /**
@@ -312,6 +313,7 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     join_required: settings.joinRequired,
     max_players: settings.maxPlayers,
     max_attempts: settings.maxAttempts,
+    notify_top: settings.notifyTop,
     groups: settings.groups && {
       size: settings.groups.size,
       tiers: settings.groups.tiers,

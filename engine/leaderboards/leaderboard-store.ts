@@ -44,6 +44,8 @@ export interface LeaderboardSettings {
   rewardsBy: RewardsBy;
   /** Players find it in the client's competitions list. */
   listed: boolean;
+  /** `player.overtaken` names the players a report passes within the first this many ranks; 0: none (docs/events.md part 5). */
+  notifyTop: number;
 }
 
 export interface Leaderboard extends LeaderboardSettings {
@@ -91,6 +93,7 @@ interface LeaderboardRow {
   rewards: { rank_from: number; rank_to: number; reward: object }[];
   rewards_by: RewardsBy;
   listed: boolean;
+  notify_top: number;
   active_at: Date;
 }
 
@@ -126,6 +129,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   rewards: bandsOf(row.rewards),
   rewardsBy: row.rewards_by,
   listed: row.listed,
+  notifyTop: row.notify_top,
   activeAt: row.active_at,
 });
 
@@ -154,6 +158,7 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.maxAttempts,
   settings.groups && JSON.stringify(settings.groups),
   settings.rewardsBy,
+  settings.notifyTop,
 ];
 
 /** A board's state now, as windowState() (engine/competitions/window.ts) tells it. */
@@ -165,7 +170,7 @@ const STATE_SQL = `CASE
   ELSE 'open' END`;
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, rewards_by, listed, join_required, max_players, max_attempts, groups, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, rewards_by, listed, join_required, max_players, max_attempts, groups, notify_top, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -302,8 +307,8 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
          reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed,
-         join_required, max_players, max_attempts, groups, rewards_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+         join_required, max_players, max_attempts, groups, rewards_by, notify_top)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -316,7 +321,7 @@ export class LeaderboardStore {
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
          window_season = $16, open_seconds = $17, rewards = $18, listed = $19, join_required = $20,
-         max_players = $21, max_attempts = $22, groups = $23, rewards_by = $24, updated_at = now()
+         max_players = $21, max_attempts = $22, groups = $23, rewards_by = $24, notify_top = $25, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

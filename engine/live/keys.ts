@@ -102,6 +102,11 @@ export interface LeaderboardKeys {
    */
   reservations: string;
   reserved: string;
+  /**
+   * stream of player.overtaken records (docs/events.md part 5): the report script adds one per
+   * report that overtook players within the board's notify_top; the worker moves them to PostgreSQL.
+   */
+  overtaken: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -154,6 +159,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     tiers: `${base}:tiers`,
     reservations: `${base}:reservations`,
     reserved: `${base}:reserved`,
+    overtaken: `${base}:overtaken`,
   };
 }
 
@@ -184,7 +190,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-27.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-28.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -209,6 +215,7 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.tiers,
     k.reservations,
     k.reserved,
+    k.overtaken,
   ];
 }
 

@@ -133,6 +133,22 @@ export interface ReportOutcome {
   season: number;
   /** Reports left this season, on boards with max_attempts. */
   attemptsLeft: number | undefined;
+  /** The players the report overtook within the board's notify_top, nearest first (docs/events.md part 5). */
+  overtaken: Overtaken[];
+}
+
+/** A player a report overtook, and their rank after it (one worse than before). */
+export interface Overtaken {
+  playerId: string;
+  rank: number;
+}
+
+/** The report script's '<player> <rank> ...' (also a stored player.overtaken record's). */
+export function overtakenOf(text: string): Overtaken[] {
+  const parts = text === '' ? [] : text.split(' ');
+  const players: Overtaken[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) players.push({ playerId: parts[i]!, rank: Number(parts[i + 1]) });
+  return players;
 }
 
 /**
@@ -183,10 +199,11 @@ export class Rankings {
         arrivedAt,
         ...ruleArgs(board),
         extras.reserved ? '1' : '',
+        board.notifyTop ? String(board.notifyTop) : '',
       );
     const reply = await this.guard.run(board, call);
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
-    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft, wasTop] = reply;
+    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft, wasTop, overtaken] = reply;
     return {
       best,
       improved: improved === 1,
@@ -197,6 +214,7 @@ export class Rankings {
       needsPersistence: needsJob === 1,
       season,
       attemptsLeft: attemptsLeft === '' || attemptsLeft === undefined ? undefined : Number(attemptsLeft),
+      overtaken: overtakenOf(overtaken ?? ''),
       ...entryExtras(tiebreakers, achievedAt),
     };
   }

@@ -10,7 +10,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     reportScore(
       ...args: ScriptArg[]
-    ): Result<[string, number, number, number, number, number, string, string, number | string, number?] | [number], Context>;
+    ): Result<[string, number, number, number, number, number, string, string, number | string, number?, string?] | [number], Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;

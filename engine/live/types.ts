@@ -37,6 +37,8 @@ export interface ReportedBoard extends RankedBoard {
   maxAttempts?: number | null;
   /** A league's groups: how many players each holds at most; none when left out. */
   groups?: { size: number } | null;
+  /** Reports name the players they overtake within the first this many ranks (docs/events.md part 5); none when 0 or left out. */
+  notifyTop?: number;
 }
 
 /**

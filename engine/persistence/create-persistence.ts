@@ -13,6 +13,7 @@ import type { LeagueMoves } from '../competitions/league-moves.js';
 import type { Pace } from '../pace.js';
 import type { WebhookEvents } from '../events/webhook-events.js';
 import type { PlayerStore } from '../players/player-store.js';
+import type { OvertakenEvents } from '../events/overtaken-events.js';
 
 /**
  * The persistence protocol's two ends in every process: the queue shards and the marks (which the
@@ -38,6 +39,7 @@ export function createPersister(deps: {
   pace: Pace;
   events: WebhookEvents;
   players: PlayerStore;
+  overtaken: OvertakenEvents;
 }): Persister {
   return new Persister(deps);
 }

@@ -11,6 +11,7 @@ import type { LeagueMoves } from '../competitions/league-moves.js';
 import type { Pace } from '../pace.js';
 import { EVENT_TOP, standingsData, type RecordedAttempts, type WebhookEvents } from '../events/webhook-events.js';
 import type { PlayerStore } from '../players/player-store.js';
+import type { OvertakenEvents } from '../events/overtaken-events.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -33,6 +34,8 @@ export class Persister {
       /** `season.ended` is recorded in the archive's transaction (docs/events.md). */
       events: WebhookEvents;
       players: PlayerStore;
+      /** `player.overtaken` records wait in Redis for the board's persistence job (docs/events.md part 5). */
+      overtaken: OvertakenEvents;
     },
   ) {}
 
@@ -104,16 +107,18 @@ export class Persister {
   }
 
   /** `player.moved`'s data: one item per member the season's end moved to another tier. */
-  private async playersMoved(client: Queryable, board: Leaderboard, season: number): Promise<Record<string, unknown>[]> {
+  private async playersMoved(client: Queryable, board: Leaderboard, season: number): Promise<{ data: Record<string, unknown> }[]> {
     const tiers = board.groups?.tiers ?? [];
     const moved = await this.deps.archives.in(client).movedPlayers(board.internalId, season);
     return moved.map((move) => ({
-      leaderboard_id: board.id,
-      season,
-      player_id: move.playerId,
-      from_tier: tiers[move.tier] ?? null,
-      to_tier: tiers[move.movedTo] ?? null,
-      group_rank: move.groupRank,
+      data: {
+        leaderboard_id: board.id,
+        season,
+        player_id: move.playerId,
+        from_tier: tiers[move.tier] ?? null,
+        to_tier: tiers[move.movedTo] ?? null,
+        group_rank: move.groupRank,
+      },
     }));
   }
 
@@ -125,6 +130,16 @@ export class Persister {
   /** Removes whatever a report racing a deletion left in Redis. */
   dropLiveState(internalId: number): Promise<void> {
     return this.deps.rotation.drop({ internalId });
+  }
+
+  /**
+   * Moves the board's `player.overtaken` records into webhook events. Each round of a job does it
+   * after its ack: a report that records one also marks a change, so a record written after the
+   * ack keeps the job going (its mark is left) or, once the last ack let the queued flag go,
+   * queues the next job; one written before it is moved now.
+   */
+  recordOvertaken(board: Leaderboard): Promise<void> {
+    return this.deps.overtaken.recordAll(board);
   }
 
   /** The oldest marks of the board with their current values; marks stay until acked. */

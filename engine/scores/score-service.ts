@@ -273,6 +273,15 @@ export class ScoreService {
     if (needPersistence.length > 0) await this.deps.marks.requestJobs([...new Set(needPersistence)]);
     const topChanged = settled.flatMap((s, i) => (s.status === 'fulfilled' && s.value.topChanged ? [pairs[i]![0]] : []));
     if (topChanged.length > 0) this.deps.live.changed(topChanged);
+    settled.forEach((s, i) => {
+      if (s.status !== 'fulfilled' || s.value.overtaken.length === 0) return;
+      this.deps.live.overtaken(pairs[i]![0], {
+        season: s.value.season,
+        by: playerId,
+        score: Number(s.value.best),
+        players: s.value.overtaken,
+      });
+    });
     const failed = settled.findIndex((s) => s.status === 'rejected');
     if (failed !== -1) {
       // A refused pair used nothing its batch reserved for it: given back now rather than in 60 s.

@@ -5,8 +5,9 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
 import { api, testStores } from '../helpers/context.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
-import { createGame, createLeaderboard, namedPlayer, reportScores, secretKey, type TestGame } from '../helpers/fixtures.js';
+import { createGame, createLeaderboard, internalBoard, namedPlayer, reportScores, secretKey, type TestGame } from '../helpers/fixtures.js';
 import { startApi, startWorker, until, type ServiceProcess } from '../helpers/processes.js';
+import { openEventStream } from '../helpers/event-stream.js';
 
 /** What a receiver got: every request, with its headers and body as sent. */
 interface Received {
@@ -461,6 +462,83 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
       { leaderboard_id: board, season: 1, player_id: players[0]!.playerId, from_tier: 'bronze', to_tier: 'silver', group_rank: 1 },
       { leaderboard_id: board, season: 1, player_id: players[1]!.playerId, from_tier: 'bronze', to_tier: 'silver', group_rank: 2 },
     ]);
+  });
+
+  it('when a report passes players within notify_top, then a webhook wanting player.overtaken gets one event per player passed, nearest first, and the passed player’s token stream gets it too', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own, { notify_top: 2 });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/overtaken'), events: ['player.overtaken'], leaderboard_ids: [board] })
+      .expect(201);
+    const [first, second, third, climber] = await Promise.all(['A', 'B', 'C', 'D'].map((name) => namedPlayer(own, name)));
+    await api()
+      .patch(`/api/v1/server/players/${climber!.playerId}`)
+      .set(secretKey(own))
+      .send({ aliases: { discord: 'd-climber' } })
+      .expect(200);
+    // One after another, best first: nobody is passed before the climber reports.
+    for (const [player, score] of [
+      [first!, 50],
+      [second!, 40],
+      [third!, 30],
+    ] as const) {
+      await reportScores(own, board, [[player, score]]);
+    }
+    // The second player watches the board from another API process than the one the report reaches.
+    const stream = await openEventStream(`${relaxedApi.url}/api/v1/client/leaderboards/${board}/live?limit=3`, {
+      'Anonymous-Authorization': second!.token,
+    });
+    expect((await stream.next()).event).to.equal('top');
+    // A refused report (out of the score range) overtakes nobody.
+    await api()
+      .post(`/api/v1/client/leaderboards/${board}/report_score`)
+      .set('Publishable-Key', own.publishableKey)
+      .set('Anonymous-Authorization', climber!.token)
+      .send({ score: 'sixty' })
+      .expect(400);
+    await api()
+      .post(`/api/v1/client/leaderboards/${board}/report_score`)
+      .set('Publishable-Key', own.publishableKey)
+      .set('Anonymous-Authorization', climber!.token)
+      .send({ score: 60 })
+      .expect(200);
+
+    const streamed = [await stream.next(5000), await stream.next(5000)].find((event) => event.event === 'overtaken');
+    stream.close();
+    const by = { player_id: climber!.playerId, display_name: 'D', score: 60 };
+    expect(JSON.parse(streamed!.data)).to.deep.equal({
+      leaderboard_id: board,
+      season: 1,
+      player_id: second!.playerId,
+      previous_rank: 2,
+      rank: 3,
+      by,
+    });
+
+    await until(() => receiver.at('/ok/overtaken').length === 2, 'two player.overtaken events', 30_000);
+    const events = receiver
+      .at('/ok/overtaken')
+      .map((delivery) => verified(hook.body.secret, delivery))
+      .sort((a, b) => Number(a.sequence) - Number(b.sequence));
+    // The third player ranked 3rd before: beyond notify_top 2.
+    const withAliases = { ...by, aliases: { discord: 'd-climber' } };
+    expect(events.map((event) => [event.type, event.sequence, event.data])).to.deep.equal([
+      [
+        'player.overtaken',
+        1,
+        { leaderboard_id: board, season: 1, player_id: first!.playerId, aliases: {}, previous_rank: 1, rank: 2, by: withAliases },
+      ],
+      [
+        'player.overtaken',
+        2,
+        { leaderboard_id: board, season: 1, player_id: second!.playerId, aliases: {}, previous_rank: 2, rank: 3, by: withAliases },
+      ],
+    ]);
+    // The records left Redis once stored.
+    const { redis, keys } = testStores();
+    expect(await redis.xlen(keys(await internalBoard(own, board)).overtaken)).to.equal(0);
   });
 
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {

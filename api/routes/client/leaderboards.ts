@@ -62,7 +62,7 @@ export const clientLeaderboardEndpoints = [
     operationId: 'watchLeaderboard',
     tag: 'Game client',
     summary: 'Watch the first entries of a leaderboard live (Server-Sent Events)',
-    description: `The player's token in Anonymous-Authorization, or in ?token= (EventSource sends no headers); no Publishable-Key needed. A banned player is 403 player_banned. ${LIVE_STREAM}`,
+    description: `The player's token in Anonymous-Authorization, or in ?token= (EventSource sends no headers); no Publishable-Key needed. A banned player is 403 player_banned. ${LIVE_STREAM} On a board with notify_top, the stream also gets an event \`overtaken\` whenever a report passes its player within the first notify_top ranks: \`{leaderboard_id, season, player_id, previous_rank, rank, by: {player_id, display_name, score}}\` (player.overtaken's data without aliases).`,
     credentials: 'playerToken',
     params: leaderboardParams,
     query: object({

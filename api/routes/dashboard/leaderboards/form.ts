@@ -48,6 +48,7 @@ export const settingsFields = {
   join_required: optional(Joi.boolean().truthy('on').empty('')),
   max_players: optional(Joi.number().integer().min(1).max(1_000_000).empty('')),
   max_attempts: optional(Joi.number().integer().min(1).max(10_000).empty('')),
+  notify_top: optional(Joi.number().integer().min(0).max(1000).empty('')),
   min_score: bound,
   max_score: bound,
   schedule: optional(oneOf('none', 'daily', 'weekly', 'monthly', 'custom')),
@@ -121,6 +122,7 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     rewards: rewardsOf(form.rewards),
     groups: groupsOf(form.groups),
     rewards_by: form.rewards_by ?? 'rank',
+    notify_top: form.notify_top ?? 0,
   };
   return settingsOf(fields);
 }
@@ -273,6 +275,10 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
         </div>
       </div>
     </fieldset>
+    <div>
+      <label for="${p}-notify-top">Overtaken events within the first ranks (0: none)</label>
+      <input id="${p}-notify-top" name="notify_top" type="number" min="0" max="1000" step="1" value="${board?.notifyTop ?? 0}" />
+    </div>
     <fieldset>
       <legend>Tournament window (UTC; empty: none)</legend>
       <p class="hint" id="${p}-window-hint">

@@ -260,3 +260,50 @@ local function rangeOf(E, start, stop)
   end
   return rows
 end
+
+-- Whether entry a ranks strictly ahead of b: better on a column, or (earliest) equal on them all and
+-- reached first.
+local function entryAhead(E, a, b)
+  local c = compareEntries(E, a, b)
+  if c ~= 0 or not E.earliest then return c < 0 end
+  return a.at < b.at
+end
+
+-- The positions (0-based, best first; `from` inclusive, `to` exclusive) of the entries strictly
+-- behind the player's entry `after` and strictly ahead of the entry `before` it replaced (nil: it
+-- had none): those the change moved ahead of.
+local function passedPositions(E, player, after, before)
+  local from, to
+  if not E.keyed then
+    local new, old = after.text or exact(after.score), before and (before.text or exact(before.score))
+    if E.order == 'asc' then
+      from = redis.call('ZCOUNT', E.ranking, '-inf', new)
+      to = old and redis.call('ZCOUNT', E.ranking, '-inf', '(' .. old)
+    else
+      from = redis.call('ZCOUNT', E.ranking, new, '+inf')
+      to = old and redis.call('ZCOUNT', E.ranking, '(' .. old, '+inf')
+    end
+  elseif E.earliest then
+    from = redis.call('ZLEXCOUNT', E.ranking, '-', '[' .. sortKeyOf(E, after) .. player)
+    to = before and redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, before) .. player)
+  else
+    -- Player ids are URL-safe ASCII: a byte 255 after the columns sorts after every member holding them.
+    from = redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, after, true) .. '\255')
+    to = before and redis.call('ZLEXCOUNT', E.ranking, '-', '(' .. sortKeyOf(E, before, true))
+  end
+  return from, to or redis.call('ZCARD', E.ranking)
+end
+
+-- The players a change of the player's entry from `before` to `after` overtook (docs/events.md part
+-- 5): strictly ahead before, strictly behind after, ranked within `notifyTop` before (their rank now
+-- less one), nearest first, at most 50; as '<player> <rank now> ...' ('' for none).
+local function overtakenBy(E, player, after, before, notifyTop)
+  local from, to = passedPositions(E, player, after, before)
+  if to <= from then return '' end
+  local parts = {}
+  for _, row in ipairs(rangeOf(E, from, math.min(to, from + 50) - 1)) do
+    if row.rank - 1 > notifyTop then break end
+    parts[#parts + 1] = row.player .. ' ' .. string.format('%d', row.rank)
+  end
+  return table.concat(parts, ' ')
+end

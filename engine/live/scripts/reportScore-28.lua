@@ -6,7 +6,8 @@
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 dirty, 11 queued, 12 member (the player's member
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
         17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
-        24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats)
+        24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats), 28 overtaken (the
+        board's stream of player.overtaken records)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -15,10 +16,12 @@
         season stays open from its start ('' for none) (includes/window), 15-18 the board's
         entry rules: '1' when players must enter ('' otherwise), the most players, the most
         attempts, a league's group size ('' for none) (includes/seats), 19 '1' when the report
-        uses an attempt (and seat) its batch reserved ('' otherwise)
+        uses an attempt (and seat) its batch reserved ('' otherwise), 20 the board's notify_top
+        ('' or 0 for none)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit),
-         was among the first 100 before a change that may have moved it down (0|1) } (for
+         was among the first 100 before a change that may have moved it down (0|1), the players
+         it overtook within notify_top, nearest first ('<player> <rank now> ...', '' for none) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
@@ -94,6 +97,10 @@ local tiebreakers = {}
 for value in string.gmatch(ARGV[9], '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
 if #tiebreakers ~= E.columns then return { 5 } end
 
+-- player.overtaken (docs/events.md part 5) compares the entry held before with the one after.
+local notifyTop = tonumber(ARGV[20]) or 0
+local before = notifyTop > 0 and entryOf(E, player) or nil
+
 -- A latest or sum entry may fall: whether it stood among the first 100 (what live streams show,
 -- docs/events.md part 6) is read before it moves. Best boards only climb: their new rank tells.
 local wasTop = (rule == 'latest' or rule == 'sum') and (positionOf(E, player) or 100) < 100
@@ -138,8 +145,19 @@ end
 
 local score, heldTiebreakers, at = entryFields(held)
 local left = rules and attemptsLeft(rules, seat) or ''
-local reply = { score, changed and 1 or 0, rankOfEntry(E, player, held), redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left,
-                (changed and wasTop) and 1 or 0 }
+local rank = rankOfEntry(E, player, held)
+local overtaken = ''
+if changed and rank <= notifyTop and (not before or entryAhead(E, held, before)) then
+  overtaken = overtakenBy(E, player, held, before, notifyTop)
+  -- Recorded in this very step, so no answered report loses its events and no refused one has any;
+  -- the worker moves them to PostgreSQL (engine/events/overtaken-events.ts). The cap bounds what a
+  -- worker long away leaves in Redis.
+  if overtaken ~= '' then
+    redis.call('XADD', KEYS[28], 'MAXLEN', '~', 10000, '*', 'season', season, 'by', player, 'score', score, 'players', overtaken)
+  end
+end
+local reply = { score, changed and 1 or 0, rank, redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left,
+                (changed and wasTop) and 1 or 0, overtaken }
 if fingerprint ~= '' then
   local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at,
                    left == '' and '-' or left }
