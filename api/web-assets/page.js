@@ -171,16 +171,22 @@
 
   // Live: the first rows become the stream's entries; rows loaded below stay, less those that moved up.
   var liveCount = Number(data.limit);
-  /** Whether the first rows already show these entries (the stream's first event usually does). */
+  /** Whether the first rows already show these entries (the stream's first event usually does), tiebreakers included. */
   function shows(entries) {
     var rows = list.children;
     if (Math.min(rows.length, liveCount) !== entries.length) return false;
     return entries.every(function (entry, i) {
       var li = rows[i];
+      var cells = li.querySelectorAll('.tb');
+      var values = entry.tiebreakers || [];
       return (
         li.dataset.id === entry.player_id &&
         li.querySelector('.rank').textContent === String(entry.rank) &&
-        li.querySelector('.score').textContent === format.format(entry.score)
+        li.querySelector('.score').textContent === format.format(entry.score) &&
+        cells.length === values.length &&
+        values.every(function (value, k) {
+          return cells[k].textContent === (columns[k] || '') + ' ' + format.format(value);
+        })
       );
     });
   }

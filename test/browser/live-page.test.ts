@@ -6,6 +6,7 @@ import {
   namedPlayer,
   reportScore,
   reportScores,
+  sendReport,
   type TestGame,
   type TestPlayer,
 } from '../helpers/fixtures.js';
@@ -64,6 +65,25 @@ describe('The leaderboard page in Chromium: live updates', function () {
       requests.filter((url) => url.includes('/live?')),
       'streams opened',
     ).to.have.length(1);
+    expect(problems).to.deep.equal([]);
+    await close();
+  });
+
+  it('when only a tiebreaker of a shown entry changes, then the open page shows the new value from the stream', async () => {
+    const tied = await createLeaderboard(game, { name: 'Tied cup', tiebreakers: [{ name: 'time_left', sort_order: 'desc' }] });
+    const racer = await namedPlayer(game, 'Dana');
+    const report = (timeLeft: number) =>
+      sendReport(game, racer, tied, { score: 50, tiebreakers: [timeLeft] }).then((res) => expect(res.status).to.equal(200));
+    await report(7);
+    const { page, requests, problems, close } = await openPage(browser, pageUrl(tied, viewer.token));
+    await until(() => requests.some((url) => url.includes('/live?')), 'the page to open its stream');
+    expect(await page.locator('#entries > li .tb').first().textContent()).to.equal('time_left 7');
+    // Same score, same rank: only the tiebreaker tells the entries apart.
+    await report(9);
+    await page.waitForFunction(() => document.querySelector('#entries > li .tb')?.textContent === 'time_left 9', undefined, {
+      timeout: 5000,
+    });
+    expect(entryRequests(requests), 'polled entries').to.deep.equal([]);
     expect(problems).to.deep.equal([]);
     await close();
   });
