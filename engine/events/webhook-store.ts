@@ -433,14 +433,23 @@ export class WebhookStore {
 
   /**
    * Erasure: the game's stored events keep only the erased player's id, so no retry or redelivery
-   * sends their name again (entries of `season.ended`'s `top` lose their `display_name`).
+   * sends their name or aliases again (entries of `season.ended`'s and `leaderboard.closed`'s `top`
+   * lose their `display_name`; `player.overtaken` its `aliases`, or its `by`'s name and aliases).
    */
   async erasePlayer(gameId: string, playerId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE webhook_events e SET body = (CASE WHEN b.body->'data'->>'player_id' = $2
+           THEN jsonb_set(b.body, '{data,aliases}', '{}'::jsonb)
+           ELSE jsonb_set(jsonb_set(b.body, '{data,by,display_name}', 'null'::jsonb), '{data,by,aliases}', '{}'::jsonb) END)::text
+       FROM (SELECT id, body::jsonb AS body FROM webhook_events WHERE game_id = $1 AND type = 'player.overtaken' AND strpos(body, $2) > 0) b
+       WHERE e.id = b.id AND (b.body->'data'->>'player_id' = $2 OR b.body->'data'->'by'->>'player_id' = $2)`,
+      [gameId, playerId],
+    );
     await this.db.query(
       `UPDATE webhook_events e SET body = jsonb_set(b.body, '{data,top}', (
          SELECT jsonb_agg(CASE WHEN entry->>'player_id' = $2 THEN entry || '{"display_name": null}' ELSE entry END ORDER BY n)
          FROM jsonb_array_elements(b.body->'data'->'top') WITH ORDINALITY AS t (entry, n)))::text
-       FROM (SELECT id, body::jsonb AS body FROM webhook_events WHERE game_id = $1 AND type = 'season.ended' AND strpos(body, $2) > 0) b
+       FROM (SELECT id, body::jsonb AS body FROM webhook_events WHERE game_id = $1 AND type IN ('season.ended', 'leaderboard.closed') AND strpos(body, $2) > 0) b
        WHERE e.id = b.id AND jsonb_typeof(b.body->'data'->'top') = 'array' AND jsonb_array_length(b.body->'data'->'top') > 0`,
       [gameId, playerId],
     );

@@ -539,6 +539,24 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     // The records left Redis once stored.
     const { redis, keys } = testStores();
     expect(await redis.xlen(keys(await internalBoard(own, board)).overtaken)).to.equal(0);
+
+    // An erased climber's name and aliases leave the stored events: a redelivery sends their id only.
+    await api().delete(`/api/v1/server/players/${climber!.playerId}`).set(secretKey(own)).expect(204);
+    const log = await request(relaxedApi.url)
+      .get(`/api/v1/server/webhooks/${hook.body.webhook_id}/deliveries`)
+      .set(secretKey(own))
+      .expect(200);
+    const firstDelivery = (log.body.deliveries as { delivery_id: number; event_id: string }[]).find(
+      (each) => each.event_id === receiver.at('/ok/overtaken')[0]!.headers['webhook-id'],
+    );
+    await request(relaxedApi.url)
+      .post(`/api/v1/server/webhooks/${hook.body.webhook_id}/deliveries/${firstDelivery!.delivery_id}/redeliver`)
+      .set(secretKey(own))
+      .expect(202);
+    await until(() => receiver.at('/ok/overtaken').length === 3, 'the redelivery after the erasure');
+    const again = verified(hook.body.secret, receiver.at('/ok/overtaken')[2]!);
+    expect(again.data.by).to.deep.equal({ player_id: climber!.playerId, display_name: null, aliases: {}, score: 60 });
+    expect(receiver.at('/ok/overtaken')[2]!.body).to.not.include('d-climber');
   });
 
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
