@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
 import { loadConfig } from '../../engine/config.js';
@@ -6,6 +8,7 @@ import { createEngine, type Engine } from '../../engine/engine.js';
 import { createLogger } from '../../engine/logger.js';
 import { TokenCodec } from '../../engine/tokens.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
+import { openEventStream } from '../helpers/event-stream.js';
 import { createGame, createLeaderboard, signup, type TestGame, type TestPlayer } from '../helpers/fixtures.js';
 
 describe('anonymous tokens with TOKEN_TTL_SECONDS set', () => {
@@ -44,6 +47,27 @@ describe('anonymous tokens with TOKEN_TTL_SECONDS set', () => {
   it('when the token is older than the lifetime, then 401 invalid_token', async () => {
     const res = await report(issuedAt(-TTL_SECONDS - 5)).expect(401);
     expect(res.body.error.code).to.equal('invalid_token');
+  });
+
+  it('when a token’s lifetime runs out while its live stream is open, then the stream ends then', async () => {
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      // Issued so that it expires 2 s from now.
+      const stream = await openEventStream(`http://127.0.0.1:${port}/api/v1/client/leaderboards/${leaderboard}/live`, {
+        'Anonymous-Authorization': issuedAt(2 - TTL_SECONDS),
+      });
+      expect(stream.status).to.equal(200);
+      expect((await stream.next()).event).to.equal('top');
+      const opened = Date.now();
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the stream outlived its token by 8 s')), 8000).unref());
+      await Promise.race([stream.ended, timeout]);
+      expect(Date.now() - opened, 'ended at the expiry, not at once').to.be.at.least(1000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('when the token’s iat is more than 60 s in the future, then 401 invalid_token', async () => {
