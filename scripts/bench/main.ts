@@ -27,6 +27,7 @@ import { emptyResults, type BenchResults, type ClusterResults } from './results.
 import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scenarios.js';
 import { seasonFigures } from './season-figures.js';
 import { moderationFigures } from './moderation-figures.js';
+import { eventFigures } from './event-figures.js';
 import { tieFigures } from './ties-figures.js';
 import { leagueFigures } from './league-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
@@ -108,6 +109,15 @@ async function main(): Promise<void> {
         const worker = await startWorker(setup, 'worker-ties');
         try {
           results.ties = await tieFigures(setup, options, engine, parts, redis, ctx);
+        } finally {
+          await stop(worker);
+        }
+      }
+      if (options.only.includes('events')) {
+        log('Events: report_score with three webhooks wanting player.overtaken (notify_top 100) vs none, deliveries per second');
+        const worker = await startWorker(setup, 'worker-events');
+        try {
+          results.events = await eventFigures(setup, options, engine, parts, ctx);
         } finally {
           await stop(worker);
         }

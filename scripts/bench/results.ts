@@ -10,6 +10,7 @@ import type { ComparisonResults } from './compare.js';
 import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
 import type { TieFigures } from './ties-figures.js';
+import type { EventFigures } from './event-figures.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL, RUNGS } from './scenarios.js';
 
 /** Everything one bench run measured; written whole as JSON, summarised as markdown. */
@@ -55,6 +56,8 @@ export interface BenchResults {
   ties?: TieFigures;
   /** --only league: a 100,000-player league's season end, its moves and archive, report_score meanwhile. */
   league?: LeagueFigures;
+  /** --only events: report_score with three webhooks wanting player.overtaken against none, and their deliveries per second. */
+  events?: EventFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */
   cluster?: ClusterResults;
 }

@@ -41,6 +41,9 @@ export function serviceEnv(setup: ServiceSetup, webConcurrency = 1): NodeJS.Proc
     TOKEN_SECRET: setup.tokenSecret,
     WORKER_METRICS_PORT: String(setup.workerMetricsPort),
     DEMO_GAME: '0',
+    // --only events delivers webhooks to a receiver in the bench process, on 127.0.0.1.
+    WEBHOOK_ALLOW_HTTP: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
     // The recount's cost is measured on its own (recountCost); a periodic one falling on another
     // scenario would be measured as that scenario's. Workers still recount once at start.
     RECONCILE_INTERVAL_SECONDS: '86400',

@@ -3,7 +3,8 @@ import { apiRun, bareFor, clusterPairs, rungFor, type BenchResults } from './res
 import { REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
-import { tieRatios } from './ties-figures.js';
+import { tieRatios, type SideRatio } from './ties-figures.js';
+import { eventRatios } from './event-figures.js';
 
 export interface TargetCheck {
   target: string;
@@ -22,7 +23,7 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
   if (results.comparison) return comparisonChecks(results);
-  const seasons = [...(results.seasons ? seasonChecks(results) : []), ...tieChecks(results)];
+  const seasons = [...(results.seasons ? seasonChecks(results) : []), ...tieChecks(results), ...eventChecks(results)];
   if (results.runs.length === 0) return seasons; // --only named optional scenarios alone
   const checks: TargetCheck[] = [];
   const ratio = (label: string, processes: number, minimum: number) => {
@@ -245,10 +246,19 @@ function rankReadChecks(results: BenchResults): TargetCheck[] {
   return checks;
 }
 
+/** --only events: report_score with three webhooks wanting player.overtaken >= 90% of none. */
+function eventChecks(results: BenchResults): TargetCheck[] {
+  return results.events ? sideChecks(eventRatios(results.events)) : [];
+}
+
 /** --only ties: report_score on tie-breaking boards >= 90% of a shared board's; list ranks of 100 >= the page of 100. */
 function tieChecks(results: BenchResults): TargetCheck[] {
-  if (!results.ties) return [];
-  return tieRatios(results.ties).map((r) =>
+  return results.ties ? sideChecks(tieRatios(results.ties)) : [];
+}
+
+/** Sides compared in alternating rounds, each judged on the median of its rounds' ratios. */
+function sideChecks(ratios: SideRatio[]): TargetCheck[] {
+  return ratios.map((r) =>
     check(
       `${r.label} >= ${pct(r.minimum)} of ${r.against} req/s (alternating rounds)`,
       `${pct(r.ratio)} median of ${r.ratios.length} rounds (${r.ratios.map(pct).join(', ')})`,

@@ -86,49 +86,65 @@ export async function tieFigures(
     { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
     { label: 'third-party list ranks of 100 ids', kind: 'list-ranks', method: 'GET', board: BOARDS.main },
   ];
-  const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
-  const rounds = options.quick ? 2 : 4;
   const comparisons: TieComparison[] = [];
   // An API of its own per comparison, so that --profile writes one profile for each.
-  for (const scenarios of [reports, reads]) {
-    const api = await startApi(setup, 1);
-    try {
-      ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
-      const comparison: TieComparison = { sides: scenarios.map((s) => s.label), rounds: [] };
-      // One untimed pass over every side first: a new process compiles its code paths during its
-      // first run, which would otherwise always fall on round 1's first side.
-      for (const scenario of scenarios) {
-        log(`  warming up: ${scenario.label}`);
-        await runScenario(
-          setup.apiPort,
-          scenario,
-          ctx,
-          { ...timing, duration: timing.warmup },
-          { processes: 1, target: 'api' },
-          { server: api },
-        );
-      }
-      for (let round = 0; round < rounds; round++) {
-        const runs: Record<string, ScenarioRun> = {};
-        for (const scenario of sidesInTurn(scenarios, round)) {
-          log(`  round ${round + 1} of ${rounds}: ${scenario.label}`);
-          runs[scenario.label] = await runScenario(setup.apiPort, scenario, ctx, timing, { processes: 1, target: 'api' }, { server: api });
-        }
-        comparison.rounds.push(runs);
-      }
-      comparisons.push(comparison);
-    } finally {
-      await stop(api);
-    }
-  }
+  for (const scenarios of [reports, reads]) comparisons.push(await compareSides(setup, options, ctx, scenarios));
   return { entries: options.players, memory, comparisons };
+}
+
+/**
+ * Runs `scenarios` on 1 API process of their own in alternating rounds, each round every side once,
+ * starting one further along each round (so a drift of the machine falls on every side).
+ */
+export async function compareSides(
+  setup: ServiceSetup,
+  options: BenchOptions,
+  ctx: ScenarioContext,
+  scenarios: Scenario[],
+): Promise<TieComparison> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
+  const rounds = options.quick ? 2 : 4;
+  const api = await startApi(setup, 1);
+  try {
+    ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
+    const comparison: TieComparison = { sides: scenarios.map((s) => s.label), rounds: [] };
+    // One untimed pass over every side first: a new process compiles its code paths during its
+    // first run, which would otherwise always fall on round 1's first side.
+    for (const scenario of scenarios) {
+      log(`  warming up: ${scenario.label}`);
+      await runScenario(
+        setup.apiPort,
+        scenario,
+        ctx,
+        { ...timing, duration: timing.warmup },
+        { processes: 1, target: 'api' },
+        { server: api },
+      );
+    }
+    for (let round = 0; round < rounds; round++) {
+      const runs: Record<string, ScenarioRun> = {};
+      for (const scenario of sidesInTurn(scenarios, round)) {
+        log(`  round ${round + 1} of ${rounds}: ${scenario.label}`);
+        runs[scenario.label] = await runScenario(setup.apiPort, scenario, ctx, timing, { processes: 1, target: 'api' }, { server: api });
+      }
+      comparison.rounds.push(runs);
+    }
+    return comparison;
+  } finally {
+    await stop(api);
+  }
 }
 
 /**
  * Per compared side: its req/s in each round and the first side's (`against`), the median of its
  * per-round ratios to the first side, and its target.
  */
-export function tieRatios(figures: TieFigures): {
+export function tieRatios(figures: TieFigures): SideRatio[] {
+  return sideRatios(figures.comparisons, TIE_TARGETS);
+}
+
+export interface SideRatio {
   label: string;
   against: string;
   rps: number[];
@@ -136,8 +152,11 @@ export function tieRatios(figures: TieFigures): {
   ratios: number[];
   ratio: number;
   minimum: number;
-}[] {
-  return figures.comparisons.flatMap(({ sides, rounds }) => {
+}
+
+/** Each compared side against its comparison's first side, judged on `targets` (a label's minimum ratio; 1 when absent). */
+export function sideRatios(comparisons: TieComparison[], targets: Record<string, number>): SideRatio[] {
+  return comparisons.flatMap(({ sides, rounds }) => {
     const [first, ...others] = sides;
     return others.map((label) => {
       const ratios = rounds.map((runs) => runs[label]!.rps / runs[first!]!.rps);
@@ -148,7 +167,7 @@ export function tieRatios(figures: TieFigures): {
         againstRps: rounds.map((runs) => runs[first!]!.rps),
         ratios,
         ratio: median(ratios),
-        minimum: TIE_TARGETS[label] ?? 1,
+        minimum: targets[label] ?? 1,
       };
     });
   });
