@@ -56,6 +56,9 @@ export function createPersistProcessor({ persister, registry }: Deps) {
     }
     // Ended seasons first: their archive is what PostgreSQL lacks longest.
     const archived = await persister.archiveEndedSeasons(board);
+    // Records made before notify_top went back to 0 still become events, once per job rather than
+    // once per round: boards that never notify (most) pay one empty XRANGE per job.
+    if (board.notifyTop === 0) await persister.recordOvertaken(board);
     const deadline = Date.now() + ROUND_BUDGET_MS;
     let written = 0;
     for (;;) {
@@ -65,7 +68,7 @@ export function createPersistProcessor({ persister, registry }: Deps) {
       for (const at of claimed.markedAt) lag.observe(Math.max(0, now - at) / 1000);
 
       const left = await persister.ack(board, claimed);
-      await persister.recordOvertaken(board);
+      if (board.notifyTop > 0) await persister.recordOvertaken(board);
       if (left === 0) break;
       if (Date.now() > deadline) {
         await persister.continueLater(internalId); // the queued flag is still held: continue in a fresh job

@@ -248,12 +248,14 @@ export class LiveFeed implements LiveChanges {
       return;
     }
     const ranks = new Map(notice.players.map((player) => [player.playerId, player.rank]));
-    const named = [...feed.watchers].filter(({ credential }) => credential.kind === 'player' && ranks.has(credential.playerId));
+    const named = [...feed.watchers].flatMap((watcher) => {
+      const { credential } = watcher;
+      const rank = credential.kind === 'player' ? ranks.get(credential.playerId) : undefined;
+      return credential.kind === 'player' && rank !== undefined ? [{ watcher, playerId: credential.playerId, rank }] : [];
+    });
     if (named.length === 0) return;
     const displayName = await this.deps.displayName(notice.by).catch(() => null);
-    for (const watcher of named) {
-      const playerId = (watcher.credential as { playerId: string }).playerId;
-      const rank = ranks.get(playerId)!;
+    for (const { watcher, playerId, rank } of named) {
       const data = {
         leaderboard_id: feed.board.leaderboardId,
         season: notice.season,

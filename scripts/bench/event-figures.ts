@@ -7,7 +7,7 @@ import type { BenchOptions } from './options.js';
 import { REPORT_LABEL, type Scenario, type ScenarioContext } from './scenarios.js';
 import { seedTiedBoard } from './seed.js';
 import type { ServiceSetup } from './service.js';
-import { compareSides, sideRatios, type SideRatio, type TieComparison } from './ties-figures.js';
+import { compareSides, sideRatios, type SideComparison, type SideRatio } from './rounds.js';
 
 /** A board of every player with notify_top 100, watched by WEBHOOKS webhooks wanting player.overtaken. */
 export const NOTIFY_BOARD = 'notify';
@@ -20,7 +20,7 @@ const DRAIN_LIMIT_MS = 180_000;
 
 export interface EventFigures {
   entries: number;
-  comparison: TieComparison;
+  comparison: SideComparison;
   /** Deliveries the local receiver answered 2xx, and the seconds from the first to the last. */
   delivered: number;
   deliverySeconds: number;

@@ -9,7 +9,8 @@ import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows, type SeasonRow } from './season-rows.js';
 import { leagueRows } from './league-figures.js';
-import { tieRatios, type SideRatio } from './ties-figures.js';
+import type { SideRatio } from './rounds.js';
+import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');

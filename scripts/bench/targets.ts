@@ -3,7 +3,8 @@ import { apiRun, bareFor, clusterPairs, rungFor, type BenchResults } from './res
 import { REPORT_LABEL, SERVICE_SCENARIOS } from './scenarios.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows } from './season-rows.js';
-import { tieRatios, type SideRatio } from './ties-figures.js';
+import type { SideRatio } from './rounds.js';
+import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
 
 export interface TargetCheck {

@@ -2,16 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Engine } from '../../engine/engine.js';
 import type { BenchParts } from './engine-parts.js';
 import { BOARDS } from './fixtures.js';
-import { runScenario, type ScenarioRun } from './load.js';
-import { median } from './median.js';
-import { sidesInTurn } from './rounds.js';
+import { compareSides, sideRatios, type SideComparison, type SideRatio } from './rounds.js';
 import type { BenchOptions } from './options.js';
-import { stop } from './processes.js';
 import { memoryPerEntry, type MemoryFigures } from './redis-figures.js';
 import { REPORT_LABEL, type Scenario, type ScenarioContext } from './scenarios.js';
 import { seedTiedBoard } from './seed.js';
-import { startApi, type ServiceSetup } from './service.js';
-import { createThirdPartyKey } from './third-party-key.js';
+import type { ServiceSetup } from './service.js';
 
 /** The tie-breaking boards, beside the main board (tie_break 'shared', no tiebreakers). */
 export const TIED_BOARDS = { earliest: 'earliest', tiebreakers: 'tiebreakers' } as const;
@@ -21,14 +17,7 @@ export interface TieFigures {
   /** Redis bytes per entry of the main board and of each tie-breaking board, the same players on each. */
   memory: { shared: MemoryFigures; earliest: MemoryFigures; tiebreakers: MemoryFigures };
   /** Sides compared in alternating rounds: the first side of each comparison is what the others are judged against. */
-  comparisons: TieComparison[];
-}
-
-export interface TieComparison {
-  /** The side the others are judged against, then the others. */
-  sides: string[];
-  /** Each round runs every side once, in an order that turns from round to round. */
-  rounds: Record<string, ScenarioRun>[];
+  comparisons: SideComparison[];
 }
 
 /** What a side of a comparison is, and what it must reach of the comparison's first side. */
@@ -86,54 +75,10 @@ export async function tieFigures(
     { label: 'third-party page of 100', kind: 'third-party-page', method: 'GET', board: BOARDS.main },
     { label: 'third-party list ranks of 100 ids', kind: 'list-ranks', method: 'GET', board: BOARDS.main },
   ];
-  const comparisons: TieComparison[] = [];
+  const comparisons: SideComparison[] = [];
   // An API of its own per comparison, so that --profile writes one profile for each.
   for (const scenarios of [reports, reads]) comparisons.push(await compareSides(setup, options, ctx, scenarios));
   return { entries: options.players, memory, comparisons };
-}
-
-/**
- * Runs `scenarios` on 1 API process of their own in alternating rounds, each round every side once,
- * starting one further along each round (so a drift of the machine falls on every side).
- */
-export async function compareSides(
-  setup: ServiceSetup,
-  options: BenchOptions,
-  ctx: ScenarioContext,
-  scenarios: Scenario[],
-): Promise<TieComparison> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const timing = { duration: options.duration, warmup: options.warmup, connections: options.connections };
-  const rounds = options.quick ? 2 : 4;
-  const api = await startApi(setup, 1);
-  try {
-    ctx.apiKey ??= await createThirdPartyKey(setup, ctx);
-    const comparison: TieComparison = { sides: scenarios.map((s) => s.label), rounds: [] };
-    // One untimed pass over every side first: a new process compiles its code paths during its
-    // first run, which would otherwise always fall on round 1's first side.
-    for (const scenario of scenarios) {
-      log(`  warming up: ${scenario.label}`);
-      await runScenario(
-        setup.apiPort,
-        scenario,
-        ctx,
-        { ...timing, duration: timing.warmup },
-        { processes: 1, target: 'api' },
-        { server: api },
-      );
-    }
-    for (let round = 0; round < rounds; round++) {
-      const runs: Record<string, ScenarioRun> = {};
-      for (const scenario of sidesInTurn(scenarios, round)) {
-        log(`  round ${round + 1} of ${rounds}: ${scenario.label}`);
-        runs[scenario.label] = await runScenario(setup.apiPort, scenario, ctx, timing, { processes: 1, target: 'api' }, { server: api });
-      }
-      comparison.rounds.push(runs);
-    }
-    return comparison;
-  } finally {
-    await stop(api);
-  }
 }
 
 /**
@@ -142,33 +87,4 @@ export async function compareSides(
  */
 export function tieRatios(figures: TieFigures): SideRatio[] {
   return sideRatios(figures.comparisons, TIE_TARGETS);
-}
-
-export interface SideRatio {
-  label: string;
-  against: string;
-  rps: number[];
-  againstRps: number[];
-  ratios: number[];
-  ratio: number;
-  minimum: number;
-}
-
-/** Each compared side against its comparison's first side, judged on `targets` (a label's minimum ratio; 1 when absent). */
-export function sideRatios(comparisons: TieComparison[], targets: Record<string, number>): SideRatio[] {
-  return comparisons.flatMap(({ sides, rounds }) => {
-    const [first, ...others] = sides;
-    return others.map((label) => {
-      const ratios = rounds.map((runs) => runs[label]!.rps / runs[first!]!.rps);
-      return {
-        label,
-        against: first!,
-        rps: rounds.map((runs) => runs[label]!.rps),
-        againstRps: rounds.map((runs) => runs[first!]!.rps),
-        ratios,
-        ratio: median(ratios),
-        minimum: targets[label] ?? 1,
-      };
-    });
-  });
 }
