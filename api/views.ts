@@ -191,6 +191,7 @@ export function playerEntryView(baseUrl: string, entry: PlayerEntry): Value<type
     metadata: entry.metadata,
     tiebreakers: entry.tiebreakers,
     achieved_at: achievedAt(entry),
+    rank_change: entry.rankChange,
   };
 }
 
@@ -261,6 +262,7 @@ export function listRanksView(baseUrl: string, ranks: ListRanks): Value<typeof R
       metadata: entry.metadata,
       tiebreakers: entry.tiebreakers,
       achieved_at: achievedAt(entry),
+      rank_change: entry.rankChange,
     })),
     not_found: ranks.notFound,
   };
@@ -388,6 +390,7 @@ export function webEntryView(baseUrl: string, row: Row): Value<typeof R.WebPlaye
     rank: row.rank,
     is_viewer: row.viewer,
     tiebreakers: row.tiebreakers,
+    rank_change: row.rankChange ?? null,
   };
 }
 
@@ -442,7 +445,11 @@ export function leagueGroupView(baseUrl: string, group: LeagueGroup): Value<type
     tier: group.tier,
     group_id: group.groupId,
     total: group.total,
-    entries: group.entries.map((entry) => ({ ...playerEntryView(baseUrl, entry), zone: entry.zone, moved_to: entry.movedTo })),
+    entries: group.entries.map((entry) => {
+      // A group's rank is within the group: no snapshot tells how it moved.
+      const { rank_change: _, ...fields } = playerEntryView(baseUrl, { ...entry, rankChange: null });
+      return { ...fields, zone: entry.zone, moved_to: entry.movedTo };
+    }),
   };
 }
 

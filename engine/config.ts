@@ -51,6 +51,8 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** Audit log entries are kept this many days, then pruned by the worker. */
   auditRetentionDays: number;
+  /** The daily rank snapshots (docs/history.md): from which UTC hour, how many first entries, kept how many days (0: none taken). */
+  rankSnapshots: { hourUtc: number; top: number; keepDays: number };
   /** Which webhook URLs are refused (docs/events.md): http:// and private addresses only when allowed. */
   webhookPolicy: { allowHttp: boolean; allowPrivate: boolean };
   /** The share of the wall clock a season's archive and league moves work in the worker (the rest it waits). */
@@ -142,6 +144,9 @@ const schema = Joi.object({
     .max(30 * 86_400)
     .default(86_400),
   AUDIT_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).default(365),
+  RANK_SNAPSHOT_HOUR_UTC: Joi.number().integer().min(0).max(23).default(0),
+  RANK_SNAPSHOT_TOP: Joi.number().integer().min(1).max(100_000).default(10_000),
+  RANK_HISTORY_DAYS: Joi.number().integer().min(0).max(3650).default(400),
   WEBHOOK_ALLOW_HTTP: Joi.boolean().truthy('1').falsy('0').default(false),
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').default(false),
   ARCHIVE_CPU_SHARE: Joi.number().greater(0).max(1).default(0.2),
@@ -199,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     minDeviceIdLength: value.MIN_DEVICE_ID_LENGTH,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     auditRetentionDays: value.AUDIT_RETENTION_DAYS,
+    rankSnapshots: { hourUtc: value.RANK_SNAPSHOT_HOUR_UTC, top: value.RANK_SNAPSHOT_TOP, keepDays: value.RANK_HISTORY_DAYS },
     archiveCpuShare: value.ARCHIVE_CPU_SHARE,
     webhookPolicy: { allowHttp: value.WEBHOOK_ALLOW_HTTP, allowPrivate: value.WEBHOOK_ALLOW_PRIVATE },
   });

@@ -42,6 +42,9 @@ import type { ClaimService } from './competitions/claim-service.js';
 import type { EntryService } from './competitions/entries.js';
 import type { ScoreService } from './scores/score-service.js';
 import { createReads } from './reads/create-reads.js';
+import { RankSnapshotStore } from './history/rank-snapshot-store.js';
+import { RankSnapshots } from './history/rank-snapshots.js';
+import { RankChanges } from './history/rank-changes.js';
 import type { LeaderboardReader } from './reads/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
 import { createClans } from './clans/create-clans.js';
@@ -123,6 +126,8 @@ export interface PersistenceEngine {
   webhookDelivery: WebhookDelivery;
   /** Records `leaderboard.closed` when a board's window closes (docs/events.md part 5). */
   closeEvents: CloseEvents;
+  /** Takes the daily rank snapshots (docs/history.md). */
+  rankSnapshots: RankSnapshots;
   /** Called whenever Redis comes back after a drop, or a cluster node leaves (not on the first connection). */
   onRedisReconnect(listener: () => void): void;
   close(): Promise<void>;
@@ -188,6 +193,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     archives: new SeasonArchiveStore(pool),
     webhooks: new WebhookStore(pool),
     aliases: new AliasStore(pool),
+    rankSnapshots: new RankSnapshotStore(pool),
   };
   const transact = transactionsOn(pool);
   const webhookQueue = new WebhookQueue({ connection: queueConnection, prefix });
@@ -320,7 +326,14 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
     });
     const activity = createActivity({ redis, prefix, logger, players: stores.players, leaderboards, rotation, marks });
     closing.push(() => activity.reportCounter.close());
-    const reads = createReads({ rankings, archives: stores.archives, leaderboards, players: players.service, clans });
+    const reads = createReads({
+      rankings,
+      archives: stores.archives,
+      leaderboards,
+      players: players.service,
+      clans,
+      rankChanges: new RankChanges(stores.rankSnapshots),
+    });
     const live = new LiveFeed({
       publisher: redis,
       subscriber,
@@ -440,6 +453,15 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       players: core.stores.players,
       events,
       transact: core.transact,
+    }),
+    rankSnapshots: new RankSnapshots({
+      store: core.stores.rankSnapshots,
+      leaderboards: core.stores.leaderboards,
+      rankings: core.rankings,
+      transact: core.transact,
+      pace: pacedTo(config.archiveCpuShare),
+      settings: config.rankSnapshots,
+      logger,
     }),
     seasons: core.seasons.service,
     maintenance: core.maintenance,

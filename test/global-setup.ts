@@ -31,6 +31,9 @@ export async function mochaGlobalSetup(): Promise<void> {
     RATE_LIMIT_DASHBOARD_PER_IP_PER_MINUTE: '0',
     RATE_LIMIT_DASHBOARD_SIGNINS_PER_IP_PER_MINUTE: '0',
     METRICS_TOKEN: 'test-metrics-token-0123456789',
+    // Workers the tests start take no rank snapshot of every board in the test database (a test of
+    // them takes its own, test/worker/rank-history.test.ts).
+    RANK_HISTORY_DAYS: '0',
   });
   await resetTestData(services.databaseUrl, process.env.REDIS_KEY_PREFIX!);
   await migrate(services.databaseUrl);

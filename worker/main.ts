@@ -28,6 +28,8 @@ const WEBHOOK_CONCURRENCY = 64;
 const WEBHOOK_SWEEP_MS = 30_000;
 /** How often a worker looks for windows that closed without their `leaderboard.closed` recorded. */
 const CLOSE_CHECK_MS = 2_000;
+/** How often a worker looks whether the day's rank snapshots are due (from RANK_SNAPSHOT_HOUR_UTC). */
+const SNAPSHOT_CHECK_MS = 60_000;
 /** Audit entries past AUDIT_RETENTION_DAYS are pruned this often (and once at start); retention is in days, so hourly is plenty. */
 const AUDIT_PRUNE_INTERVAL_MS = 3_600_000;
 
@@ -160,6 +162,8 @@ async function main(): Promise<void> {
   });
   // A close is recorded within a couple of seconds of it (docs/events.md part 5).
   const closeRecorder = every(CLOSE_CHECK_MS, 'close events', logger, () => engine.closeEvents.recordDue());
+  // Daily rank snapshots (docs/history.md): looked for each minute, taken once a day.
+  const snapshotter = every(SNAPSHOT_CHECK_MS, 'rank snapshots', logger, () => engine.rankSnapshots.takeDue());
   const eventPruner = every(AUDIT_PRUNE_INTERVAL_MS, 'webhook event pruning', logger, () => engine.webhookDelivery.pruneEvents());
   logger.info({ concurrency: config.workerConcurrency }, 'worker ready');
 
@@ -168,7 +172,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
-    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner, webhookSweeper, closeRecorder, eventPruner]) timer.stop();
+    for (const timer of [sweeper, rebuilder, scheduler, reconciler, auditPruner, webhookSweeper, closeRecorder, eventPruner, snapshotter])
+      timer.stop();
     await Promise.all([...workers, webhookWorker].map((worker) => worker.close()));
     metricsServer.close();
     await connection.quit().catch(() => undefined);

@@ -179,9 +179,22 @@ export const PlayerOrClanRecord = Joi.alternatives<Value<typeof PlayerRecord> | 
   .try(PlayerRecord, ClanRecord)
   .id('PlayerOrClanRecord');
 
-export const PlayerEntry = object({ ...playerFields(), score: score(), rank: rank(), metadata: metadata(), ...tieFields() }).id(
-  'PlayerEntry',
-);
+/** docs/history.md: how far the entry moved since the board's latest daily snapshot. */
+const rankChange = () =>
+  nullable(int())
+    .example(3)
+    .description(
+      "The entry's rank at the leaderboard's latest daily rank snapshot minus its rank now (positive: moved up); null when it was not in that snapshot, the snapshot holds another season, or the season read is archived",
+    );
+
+export const PlayerEntry = object({
+  ...playerFields(),
+  score: score(),
+  rank: rank(),
+  metadata: metadata(),
+  ...tieFields(),
+  rank_change: rankChange(),
+}).id('PlayerEntry');
 export const ClanEntry = object({ ...clanFields(), score: score(), rank: rank() }).id('ClanEntry');
 
 const paging = () => ({ total: total(), limit: int().min(1).example(50), offset: int().min(0).example(0) });
@@ -203,6 +216,7 @@ export const WebPlayerEntry = object({
   rank: rank(),
   is_viewer: isViewer(),
   tiebreakers: tieFields().tiebreakers,
+  rank_change: rankChange(),
 });
 export const WebClanEntry = object({ ...clanFields(), score: score(), rank: rank(), is_viewer: isViewer() });
 
@@ -225,6 +239,7 @@ export const ListRanks = object({
       list_rank: rank().description("The rank among the entries found, by the leaderboard's tie rule"),
       metadata: metadata(),
       ...tieFields(),
+      rank_change: rankChange(),
     }),
   ).description("The asked players who hold an entry, in the leaderboard's order"),
   not_found: arrayOf(str().example('Qm9sdF9zcGFj')).description(

@@ -45,6 +45,23 @@
     return first ? first.toUpperCase() : '?';
   }
 
+  /** How far a row moved since the latest daily snapshot (page-view.ts moveHtml); null when it did not. */
+  function moveFor(change) {
+    if (!change) return null;
+    var up = change > 0;
+    var places = Math.abs(change);
+    var move = el('span', 'move ' + (up ? 'up' : 'down'));
+    move.title = (up ? 'Up ' : 'Down ') + places + ' since the last daily ranking';
+    var arrow = el('span', '', up ? '\u25B2' : '\u25BC');
+    arrow.setAttribute('aria-hidden', 'true');
+    move.append(
+      arrow,
+      format.format(places),
+      el('span', 'sr-only', ' ' + (places === 1 ? 'place' : 'places') + ' ' + (up ? 'up' : 'down')),
+    );
+    return move;
+  }
+
   /** The same structure the server renders (page-view.ts rowHtml). */
   function rowFor(entry) {
     var clans = view === 'clans';
@@ -73,6 +90,8 @@
     var who = el('span', 'who');
     who.append(el('span', 'name', name));
     if (entry.is_viewer) who.append(el('span', 'you', clans ? 'Your clan' : 'You'));
+    var move = moveFor(entry.rank_change);
+    if (move) who.append(move);
     if (clans) {
       var count = entry.member_count;
       who.append(el('span', 'sub', format.format(count) + (count === 1 ? ' member' : ' members')));
@@ -183,12 +202,17 @@
         li.dataset.id === entry.player_id &&
         li.querySelector('.rank').textContent === String(entry.rank) &&
         li.querySelector('.score').textContent === format.format(entry.score) &&
+        moveText(li) === moveText(moveFor(entry.rank_change)) &&
         cells.length === values.length &&
         values.every(function (value, k) {
           return cells[k].textContent === (columns[k] || '') + ' ' + format.format(value);
         })
       );
     });
+  }
+  function moveText(node) {
+    var move = node && (node.classList.contains('move') ? node : node.querySelector('.move'));
+    return move ? move.textContent : '';
   }
   function showTop(page) {
     if (!list) {

@@ -3,6 +3,7 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import type { Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
+import type { RankChanges } from '../history/rank-changes.js';
 import { LeaderboardReader } from './leaderboard-reader.js';
 import { SeasonReads } from './season-reads.js';
 
@@ -13,6 +14,7 @@ export function createReads(deps: {
   leaderboards: LeaderboardService;
   players: PlayerService;
   clans: ClanService;
+  rankChanges: RankChanges;
 }) {
   const seasons = new SeasonReads(deps);
   return { seasons, reader: new LeaderboardReader({ ...deps, seasons }) };

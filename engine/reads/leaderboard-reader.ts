@@ -6,6 +6,7 @@ import type { LeaderboardService } from '../leaderboards/leaderboard-service.js'
 import { ranksWithin, tieFieldsOf, type TieFields } from '../leaderboards/ties.js';
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
 import { parseMetadata, type AskedSeason, type Standings } from '../live/types.js';
+import type { RankChanges } from '../history/rank-changes.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry extends TieFields {
@@ -13,6 +14,8 @@ export interface PlayerEntry extends TieFields {
   score: number;
   rank: number;
   metadata: object | null;
+  /** The rank at the board's latest snapshot minus this one (docs/history.md); null when unknown, and in archives. */
+  rankChange: number | null;
 }
 
 export interface ClanEntry {
@@ -79,8 +82,15 @@ export class LeaderboardReader {
       players: PlayerService;
       clans: ClanService;
       seasons: SeasonReads;
+      rankChanges: RankChanges;
     },
   ) {}
+
+  /** Rank changes of the current season's entries (docs/history.md); an archive's are all null. */
+  private rankChangesOf(leaderboard: Leaderboard, entries: readonly SeasonEntry[], season: AskedSeason): Promise<(number | null)[]> {
+    if (season !== undefined) return Promise.resolve(entries.map(() => null));
+    return this.deps.rankChanges.of(leaderboard, entries);
+  }
 
   async page(
     gameId: string,
@@ -105,8 +115,11 @@ export class LeaderboardReader {
       return { leaderboard, view, total, entries: rows };
     }
     const retained = retainedAt(entries[0]?.rank, season);
-    const profiles = await this.deps.players.getMany(gameId, ids, () => retained);
-    return { leaderboard, view, total, entries: playerRows(leaderboard, entries, profiles) };
+    const [profiles, changes] = await Promise.all([
+      this.deps.players.getMany(gameId, ids, () => retained),
+      this.rankChangesOf(leaderboard, entries, season),
+    ]);
+    return { leaderboard, view, total, entries: playerRows(leaderboard, entries, profiles, changes) };
   }
 
   async around(gameId: string, leaderboardId: string, playerId: string, range: number, season?: AskedSeason): Promise<Page<PlayerEntry>> {
@@ -117,12 +130,15 @@ export class LeaderboardReader {
     }
     // The viewer is kept, and their neighbours when they are near the top.
     const retained = retainedAt(found.entries[0]?.rank, season);
-    const profiles = await this.deps.players.getMany(
-      gameId,
-      found.entries.map((e) => e.id),
-      (id) => retained || id === playerId,
-    );
-    return { leaderboard, view: 'players', total: found.total, entries: playerRows(leaderboard, found.entries, profiles) };
+    const [profiles, changes] = await Promise.all([
+      this.deps.players.getMany(
+        gameId,
+        found.entries.map((e) => e.id),
+        (id) => retained || id === playerId,
+      ),
+      this.rankChangesOf(leaderboard, found.entries, season),
+    ]);
+    return { leaderboard, view: 'players', total: found.total, entries: playerRows(leaderboard, found.entries, profiles, changes) };
   }
 
   async clanRecord(gameId: string, leaderboardId: string, clanId: string, season?: AskedSeason): Promise<ClanRecord> {
@@ -234,8 +250,9 @@ export class LeaderboardReader {
         );
     const shown = scored.filter((entry) => profiles.has(entry.id)).sort((a, b) => a.position - b.position);
     const listRanks = ranksWithin(shown.map((entry) => entry.rank));
+    const changes = await this.rankChangesOf(leaderboard, shown, season);
     // Added to each row, not spread into a copy: copying a row by spread cost more than building it.
-    const entries = playerRows(leaderboard, shown, profiles).map((row, i) => Object.assign(row, { listRank: listRanks[i]! }));
+    const entries = playerRows(leaderboard, shown, profiles, changes).map((row, i) => Object.assign(row, { listRank: listRanks[i]! }));
     const found = new Set(shown.map((entry) => entry.id));
     const notFound = asked.filter((id) => !found.has(playerOf(id) ?? ''));
     return { leaderboard, season: read.season, total: read.total, entries, notFound };
@@ -254,9 +271,14 @@ export class LeaderboardReader {
  * Player entries as reads show them, for those whose profile was found (a player erased meanwhile
  * has none). A loop, not flatMap: V8's flatMap took a fifth of a page's own time (docs/performance.md).
  */
-function playerRows(leaderboard: Leaderboard, entries: SeasonEntry[], profiles: Map<string, PlayerProfile>): PlayerEntry[] {
+function playerRows(
+  leaderboard: Leaderboard,
+  entries: SeasonEntry[],
+  profiles: Map<string, PlayerProfile>,
+  rankChanges: (number | null)[],
+): PlayerEntry[] {
   const rows: PlayerEntry[] = [];
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
     const player = profiles.get(e.id);
     if (!player) continue;
     // One literal, no spread of the tie fields: this runs once per row of every page.
@@ -268,6 +290,7 @@ function playerRows(leaderboard: Leaderboard, entries: SeasonEntry[], profiles: 
       metadata: parseMetadata(e.metadata),
       tiebreakers,
       achievedAt,
+      rankChange: rankChanges[i] ?? null,
     });
   }
   return rows;

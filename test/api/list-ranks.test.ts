@@ -96,7 +96,18 @@ describe('list ranks', function () {
     });
     for (const entry of res.body.entries) {
       expect(Object.keys(entry).sort()).to.deep.equal(
-        ['player_id', 'display_name', 'avatar_url', 'clan_id', 'score', 'rank', 'metadata', 'tiebreakers', 'list_rank'].sort(),
+        [
+          'player_id',
+          'display_name',
+          'avatar_url',
+          'clan_id',
+          'score',
+          'rank',
+          'metadata',
+          'tiebreakers',
+          'list_rank',
+          'rank_change',
+        ].sort(),
       );
     }
   });

@@ -62,7 +62,18 @@ function rowHtml(row: Row, view: Standings, base: string, columns: string[]): Ht
       : html`<span class="avatar badge" aria-hidden="true">${initial(row.name)}</span>`;
   const sub = view === 'clans' ? html`<span class="sub">${plural(row.memberCount ?? 0, 'member', 'members')}</span>` : html``;
   const you = row.viewer ? html`<span class="you">${view === 'clans' ? 'Your clan' : 'You'}</span>` : html``;
-  return html`<li class="${classes}" data-id="${row.id}"${row.viewer ? html` aria-current="true"` : html``}><span class="rank">${row.rank}</span>${avatar}<span class="who"><span class="name">${row.name}</span>${you}${sub}</span><span class="score">${formatScore(row.score)}</span>${tiebreakersHtml(row, columns)}</li>`;
+  return html`<li class="${classes}" data-id="${row.id}"${row.viewer ? html` aria-current="true"` : html``}><span class="rank">${row.rank}</span>${avatar}<span class="who"><span class="name">${row.name}</span>${you}${moveHtml(row.rankChange)}${sub}</span><span class="score">${formatScore(row.score)}</span>${tiebreakersHtml(row, columns)}</li>`;
+}
+
+/**
+ * How far the row moved since the board's latest daily snapshot (docs/history.md): an arrow and the
+ * places, read out as words (the arrow is hidden from screen readers); nothing when it did not move.
+ */
+function moveHtml(change: number | null | undefined): Html {
+  if (!change) return html``;
+  const up = change > 0;
+  const places = Math.abs(change);
+  return html`<span class="move ${up ? 'up' : 'down'}" title="${up ? 'Up' : 'Down'} ${places} since the last daily ranking"><span aria-hidden="true">${up ? '▲' : '▼'}</span>${formatScore(places)}<span class="sr-only"> ${places === 1 ? 'place' : 'places'} ${up ? 'up' : 'down'}</span></span>`;
 }
 
 function tiebreakersHtml(row: Row, columns: string[]): Html {

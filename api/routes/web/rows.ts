@@ -19,6 +19,8 @@ export interface Row {
   clanId?: string | null;
   /** Players of boards with tiebreaker columns only: one value per column. */
   tiebreakers?: number[];
+  /** Players only: places moved since the board's latest daily snapshot (docs/history.md), null when unknown. */
+  rankChange?: number | null;
 }
 
 export interface Rows {
@@ -73,6 +75,7 @@ function toRow(entry: PlayerEntry | ClanEntry, mine: string | null): Row {
     viewer: player.id === mine,
     clanId: player.clanId,
     tiebreakers: entry.tiebreakers,
+    rankChange: entry.rankChange,
   };
 }
 
