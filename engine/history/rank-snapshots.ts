@@ -72,7 +72,7 @@ export class RankSnapshots {
   }
 
   /** Snapshots one board's day: 'taken', 'skipped' (gone, or taken by another worker) or 'failed'. */
-  private async take(internalId: number, day: string): Promise<'taken' | 'skipped' | 'failed'> {
+  async take(internalId: number, day: string): Promise<'taken' | 'skipped' | 'failed'> {
     const { leaderboards, rankings, transact, pace, settings } = this.deps;
     const board = await leaderboards.findByInternalId(internalId);
     if (!board) return 'skipped';

@@ -28,6 +28,7 @@ import { OPTIONAL_SCENARIOS, VARIANT_KINDS, type ScenarioContext } from './scena
 import { seasonFigures } from './season-figures.js';
 import { moderationFigures } from './moderation-figures.js';
 import { eventFigures } from './event-figures.js';
+import { historyFigures } from './history-figures.js';
 import { tieFigures } from './ties-figures.js';
 import { leagueFigures } from './league-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
@@ -121,6 +122,10 @@ async function main(): Promise<void> {
         } finally {
           await stop(worker);
         }
+      }
+      if (options.only.includes('history')) {
+        log(`History: the daily snapshot of a board's first 100,000 entries, a page of 100 with rank_change vs without`);
+        results.history = await historyFigures(setup, options, engine, parts, ctx);
       }
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;

@@ -12,6 +12,7 @@ import { leagueRows } from './league-figures.js';
 import type { SideRatio } from './rounds.js';
 import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
+import { historyRatios } from './history-figures.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -42,6 +43,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
   if (results.moderation) lines.push(...moderationSection(results));
   if (results.ties) lines.push(...tiesSection(results));
   if (results.events) lines.push(...eventsSection(results));
+  if (results.history) lines.push(...historySection(results));
 
   lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
   for (const c of checks) lines.push(row([c.target, c.measured, c.status]));
@@ -450,6 +452,39 @@ function eventsSection(results: BenchResults): string[] {
     ]),
   );
   return lines;
+}
+
+/** --only history: a board's daily snapshot (time, size) and a page with rank_change against one without. */
+function historySection(results: BenchResults): string[] {
+  const figures = results.history!;
+  const { snapshot } = figures;
+  return [
+    '',
+    `## Rank history on a board of ${num(figures.entries)} entries`,
+    '',
+    "The snapshot's work unpaced (the worker paces it to ARCHIVE_CPU_SHARE of the wall clock). 1 API process for the pages; " +
+      "each round runs both sides, starting with the other each round; the ratio is the median of the rounds' ratios.",
+    '',
+    row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
+    row(['---', '---', '---', '---:', '---', '---']),
+    row([
+      `daily snapshot of the first ${num(snapshot.entries)} entries`,
+      `${snapshot.seconds.toFixed(1)} s`,
+      `${num(Math.round(snapshot.entries / snapshot.seconds))} entries/s`,
+      '',
+      'reported',
+      '',
+    ]),
+    row([
+      'PostgreSQL taken by that snapshot',
+      `${(snapshot.bytes / 2 ** 20).toFixed(1)} MiB`,
+      `${(snapshot.bytes / snapshot.entries).toFixed(0)} B per entry, indexes included`,
+      '',
+      'reported',
+      '',
+    ]),
+    ...ratioRows(historyRatios(figures)),
+  ];
 }
 
 /** A row per side compared in alternating rounds: its req/s by round against the first side's, the median ratio, PASS or FAIL. */

@@ -132,7 +132,7 @@ export function selectScenarios(only: string[], processes: number, variants: boo
  * `moderation` bans on big boards; `ties` reports on tie-breaking boards and ranks lists of players;
  * `events` reports on a board whose reports give player.overtaken to three webhooks, and their deliveries.
  */
-export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties', 'league', 'events'] as const;
+export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties', 'league', 'events', 'history'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_SCENARIOS: Scenario[] = [

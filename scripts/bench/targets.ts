@@ -6,6 +6,7 @@ import { seasonRows } from './season-rows.js';
 import type { SideRatio } from './rounds.js';
 import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
+import { historyRatios } from './history-figures.js';
 
 export interface TargetCheck {
   target: string;
@@ -24,7 +25,12 @@ const check = (target: string, measured: string, pass: boolean | undefined): Tar
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.cluster) return clusterChecks(results); // a --cluster run measures that comparison only
   if (results.comparison) return comparisonChecks(results);
-  const seasons = [...(results.seasons ? seasonChecks(results) : []), ...tieChecks(results), ...eventChecks(results)];
+  const seasons = [
+    ...(results.seasons ? seasonChecks(results) : []),
+    ...tieChecks(results),
+    ...eventChecks(results),
+    ...historyChecks(results),
+  ];
   if (results.runs.length === 0) return seasons; // --only named optional scenarios alone
   const checks: TargetCheck[] = [];
   const ratio = (label: string, processes: number, minimum: number) => {
@@ -250,6 +256,11 @@ function rankReadChecks(results: BenchResults): TargetCheck[] {
 /** --only events: report_score with three webhooks wanting player.overtaken >= 90% of none. */
 function eventChecks(results: BenchResults): TargetCheck[] {
   return results.events ? sideChecks(eventRatios(results.events)) : [];
+}
+
+/** --only history: a page of 100 with rank_change >= 90% of one without. */
+function historyChecks(results: BenchResults): TargetCheck[] {
+  return results.history ? sideChecks(historyRatios(results.history)) : [];
 }
 
 /** --only ties: report_score on tie-breaking boards >= 90% of a shared board's; list ranks of 100 >= the page of 100. */
