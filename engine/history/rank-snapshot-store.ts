@@ -1,9 +1,10 @@
 import type { Queryable } from '../db.js';
 
-/** A board's day of snapshot: its date (UTC, 'YYYY-MM-DD') and the season it holds. */
+/** A board's day of snapshot: its date (UTC, 'YYYY-MM-DD'), the season it holds and how many entries. */
 export interface SnapshotDay {
   day: string;
   season: number;
+  entries: number;
 }
 
 /** One snapshotted entry. */
@@ -60,7 +61,7 @@ export class RankSnapshotStore {
    * Writes entries of a claimed day; players erased meanwhile are left out. A player read twice (a
    * rank that moved between two pages of the read) keeps the first.
    */
-  async writeRanks(internalId: number, day: SnapshotDay, ranks: SnapshotRank[]): Promise<number> {
+  async writeRanks(internalId: number, day: Omit<SnapshotDay, 'entries'>, ranks: SnapshotRank[]): Promise<number> {
     if (ranks.length === 0) return 0;
     const result = await this.db.query(
       `INSERT INTO rank_snapshots (leaderboard_internal_id, day, player_id, season, rank, score)
@@ -89,11 +90,20 @@ export class RankSnapshotStore {
 
   /** The board's latest snapshot, or undefined before its first. */
   async latest(internalId: number): Promise<SnapshotDay | undefined> {
-    const result = await this.db.query<{ day: string; season: number }>(
-      `SELECT day::text AS day, season FROM rank_snapshot_days WHERE leaderboard_internal_id = $1 ORDER BY day DESC LIMIT 1`,
+    const result = await this.db.query<{ day: string; season: number; entries: number }>(
+      `SELECT day::text AS day, season, entries FROM rank_snapshot_days WHERE leaderboard_internal_id = $1 ORDER BY day DESC LIMIT 1`,
       [internalId],
     );
     return result.rows[0];
+  }
+
+  /** The board's whole snapshot of `day`: its player ids in byte order (ASCII: JavaScript's order too), with their ranks. */
+  async snapshotOf(internalId: number, day: string): Promise<{ playerIds: string[]; ranks: number[] }> {
+    const result = await this.db.query<{ player_id: string; rank: number }>(
+      `SELECT player_id, rank FROM rank_snapshots WHERE leaderboard_internal_id = $1 AND day = $2 ORDER BY player_id COLLATE "C"`,
+      [internalId, day],
+    );
+    return { playerIds: result.rows.map((row) => row.player_id), ranks: result.rows.map((row) => row.rank) };
   }
 
   /** The ranks the given players held in the board's snapshot of `day` (absent: not in it). */

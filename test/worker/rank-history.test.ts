@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../engine/config.js';
 import { createPersistenceEngine, type PersistenceEngine } from '../../engine/engine.js';
+import { RankChanges } from '../../engine/history/rank-changes.js';
+import { RankSnapshotStore } from '../../engine/history/rank-snapshot-store.js';
 import { createLogger } from '../../engine/logger.js';
 import { api, testStores } from '../helpers/context.js';
 import {
@@ -99,6 +101,13 @@ describe('daily rank snapshots and rank_change (docs/history.md)', function () {
       [players[2]!.playerId]: -1,
       [players[3]!.playerId]: null,
     });
+    // A process holds a small snapshot whole; one past its budget looks its players up: both tell the same.
+    const page = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=10`).set(bot).expect(200);
+    const shown = (page.body.entries as { player_id: string; rank: number }[]).map((e) => ({ id: e.player_id, rank: e.rank }));
+    const current = await internalBoard(game, leaderboard);
+    const store = new RankSnapshotStore(testStores().pool);
+    for (const changes of [new RankChanges(store), new RankChanges(store, { heldBytes: 0 })])
+      expect(await changes.of(current, shown)).to.deep.equal([0, null, -1, -1, null]);
     // The same on around_me, list ranks and the web page's entries.
     const around = await api()
       .get(`/api/v1/client/leaderboards/${leaderboard}/around_me?range=1`)
