@@ -1,5 +1,5 @@
-import { getHeapStatistics } from 'node:v8';
 import { RateLimitedError, UnavailableError } from '../errors.js';
+import { oldGenerationShare } from '../heap.js';
 import type { Invalidation, Invalidator } from '../invalidator.js';
 import { liveChannel } from '../live/keys.js';
 import type { RedisClient } from '../live/redis.js';
@@ -58,7 +58,7 @@ export const MAX_STREAMS_PER_PLAYER = 5;
 export const MAX_STREAMS_PER_KEY = 100;
 /**
  * A stream holds about 11 KiB of the process's heap (docs/events.md part 6): past this share of the
- * heap's limit, new streams are refused as beyond MAX_LIVE_CONNECTIONS are, whatever that says.
+ * old generation's cap, new streams are refused as beyond MAX_LIVE_CONNECTIONS are, whatever that says.
  */
 const MAX_HEAP_SHARE = 0.85;
 /** Updates are at most once a second per board; a comment every 15 s keeps proxies from closing idle streams. */
@@ -143,8 +143,7 @@ export class LiveFeed implements LiveChanges {
    * `top` is sent at once. Returns the function that closes it.
    */
   async watch(board: LiveBoard, watcher: LiveWatcher): Promise<() => void> {
-    const heap = getHeapStatistics();
-    if (this.connections >= this.deps.maxConnections || heap.used_heap_size > MAX_HEAP_SHARE * heap.heap_size_limit) {
+    if (this.connections >= this.deps.maxConnections || oldGenerationShare() > MAX_HEAP_SHARE) {
       throw new UnavailableError('This server holds as many live streams as it may; retry shortly.');
     }
     const counted = credentialKey(watcher);

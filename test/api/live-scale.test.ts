@@ -116,3 +116,62 @@ describe('live streams: 5,000 watchers of one board in one process', function ()
     expect(commands, 'Redis commands while the change went out').to.be.below(500);
   });
 });
+
+/**
+ * The heap guard (docs/events.md part 6): a process whose heap nears its cap refuses new streams as it
+ * does beyond MAX_LIVE_CONNECTIONS, rather than running out of memory, and keeps serving those open.
+ */
+describe('live streams: an API process near its heap cap', function () {
+  this.timeout(300_000);
+  /** Far more than a 64 MB heap holds (about 11 KiB each): only the heap guard can stop them. */
+  const MOST = 8000;
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  let server: ServiceProcess;
+  const streams: EventStream[] = [];
+
+  before(async () => {
+    server = await startApi({
+      MAX_LIVE_CONNECTIONS: String(MOST * 10),
+      API_HEAP_MB: '64',
+      RATE_LIMIT_THIRD_PARTY_PER_KEY_PER_SECOND: '0',
+      WEB_CONCURRENCY: '1',
+    });
+  });
+
+  after(async () => {
+    for (const stream of streams) stream.close();
+    agent.destroy();
+    await server?.stop();
+  });
+
+  it('when streams keep opening past what its heap holds, then new ones are 503 with Retry-After, and the open ones still get changes', async () => {
+    const game = await createGame();
+    const board = await createLeaderboard(game);
+    await scoredPlayers(game, board, [30, 20, 10]);
+    const keys = await Promise.all(Array.from({ length: MOST / 100 }, () => createThirdPartyKey(game)));
+    const url = `${server.url}/api/v1/third_party/leaderboards/${board}/live?limit=10`;
+    let refused: EventStream | undefined;
+    for (let opened = 0; opened < MOST && !refused; opened += 100) {
+      const batch = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => openEventStream(url, { 'Api-Key': keys[Math.floor((opened + i) / 100)]!.apiKey }, agent)),
+      );
+      for (const stream of batch) {
+        if (stream.status === 200) streams.push(stream);
+        else refused ??= stream;
+      }
+    }
+    console.log(`      ${streams.length} streams open when the heap guard refused the next`);
+    expect(refused, `a refusal before ${MOST} streams`).to.not.equal(undefined);
+    expect(refused!.status).to.equal(503);
+    expect(refused!.body?.error?.code).to.equal('unavailable');
+    expect(refused!.headers['retry-after']).to.match(/^\d+$/);
+    // Refused for its heap, well before MAX_LIVE_CONNECTIONS, and with room left: the process lives on.
+    expect(streams.length).to.be.above(500).and.below(MOST);
+    await Promise.all(streams.map((s) => s.next(30_000)));
+    const newcomer = await signup(game);
+    await reportScore(game, newcomer, board, 25).expect(200);
+    await Promise.all(streams.map((s) => s.next(10_000)));
+    for (const stream of streams) expect(JSON.parse(stream.events[1]!.data).entries[1].score).to.equal(25);
+    expect(server.child.exitCode).to.equal(null);
+  });
+});
