@@ -5,6 +5,7 @@ import type { CreatedGame } from '../engine/games/game-service.js';
 import type { Game } from '../engine/games/game-store.js';
 import type { Delivery, Webhook } from '../engine/events/webhook-store.js';
 import type { Leaderboard } from '../engine/leaderboards/leaderboard-store.js';
+import type { RankHistory } from '../engine/history/rank-history.js';
 import { windowOf, windowState } from '../engine/competitions/window.js';
 import { bandsView } from '../engine/competitions/rewards.js';
 import type { ClaimedReward } from '../engine/competitions/claim-service.js';
@@ -165,6 +166,18 @@ export function playerRecordView(baseUrl: string, record: PlayerRecord): Value<t
     tier: record.place?.tier,
     group_id: record.place?.groupId,
     group_rank: record.place?.groupRank,
+    best_rank: record.bestRank?.rank ?? null,
+    best_rank_at: record.bestRank?.at.toISOString() ?? null,
+  };
+}
+
+export function rankHistoryView(history: RankHistory): Value<typeof R.RankHistory> {
+  return {
+    leaderboard_id: history.leaderboard.id,
+    player_id: history.playerId,
+    best_rank: history.bestRank?.rank ?? null,
+    best_rank_at: history.bestRank?.at.toISOString() ?? null,
+    points: history.points.map((point) => ({ date: point.day, season: point.season, rank: point.rank, score: point.score })),
   };
 }
 

@@ -45,6 +45,7 @@ import { createReads } from './reads/create-reads.js';
 import { RankSnapshotStore } from './history/rank-snapshot-store.js';
 import { RankSnapshots } from './history/rank-snapshots.js';
 import { RankChanges } from './history/rank-changes.js';
+import { RankHistoryReads } from './history/rank-history.js';
 import type { LeaderboardReader } from './reads/leaderboard-reader.js';
 import { ClanStore } from './clans/clan-store.js';
 import { createClans } from './clans/create-clans.js';
@@ -84,6 +85,8 @@ export interface Engine {
   players: PlayerService;
   /** Support's reads: a player with their scores everywhere, and player search. */
   playerLookup: PlayerLookup;
+  /** A player's rank history on a board (docs/history.md). */
+  history: RankHistoryReads;
   leaderboards: LeaderboardService;
   scores: ScoreService;
   /** Reward claims of closed and archived seasons. */
@@ -397,6 +400,13 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       entries: createEntries({ leaderboards, players: players.service, rankings }),
       leagues,
       reader: reads.reader,
+      history: new RankHistoryReads({
+        leaderboards,
+        players: players.service,
+        playerStore: stores.players,
+        rankings,
+        store: stores.rankSnapshots,
+      }),
       clans,
       seasons: core.seasons.service,
       moderation,

@@ -139,6 +139,10 @@ export const PlayerRecord = object({
   total: total(),
   metadata: metadata(),
   ...tieFields(),
+  best_rank: nullable(rank()).description(
+    "The best rank the player's reports reached on the leaderboard this season (each report's answered rank); null in an archived season",
+  ),
+  best_rank_at: nullable(time()).description('When the player first reached best_rank; null in an archived season'),
   reward: optional(
     nullable(Joi.object().unknown(true))
       .example({ coins: 500 })
@@ -157,6 +161,23 @@ export const PlayerRecord = object({
     ),
   ),
 }).id('PlayerRecord');
+
+export const RankHistory = object({
+  leaderboard_id: leaderboardId(),
+  player_id: playerId(),
+  best_rank: nullable(rank()).description("The best rank the player's reports reached on the leaderboard this season; null before any"),
+  best_rank_at: nullable(time()).description('When the player first reached best_rank'),
+  points: arrayOf(
+    object({
+      date: Joi.string().example('2026-11-24').description('The day (UTC) of the snapshot'),
+      season: season(),
+      rank: rank(),
+      score: score(),
+    }),
+  ).description(
+    "The player's daily rank snapshots on the leaderboard (the first RANK_SNAPSHOT_TOP entries of each day the leaderboard changed), oldest first, at most 400 (the newest of the days asked)",
+  ),
+}).id('RankHistory');
 
 export const ClaimedReward = object({
   leaderboard_id: leaderboardId(),

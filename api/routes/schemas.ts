@@ -200,6 +200,23 @@ export const season = optional(whole(1, MAX_SEASON))
   .example(1)
   .example(2);
 
+/** A UTC day, `YYYY-MM-DD`: an inclusive bound of a rank history. */
+export const historyDay = Joi.string()
+  .pattern(/^\d{4}-\d{2}-\d{2}$/)
+  .custom((value: string, helpers) => {
+    const parsed = Date.parse(`${value}T00:00:00Z`);
+    return Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== value ? helpers.error('day.real') : value;
+  })
+  .messages({ 'string.pattern.base': '{{#label}} must be a date as YYYY-MM-DD', 'day.real': '{{#label}} must be a real date' })
+  .example('2026-11-01');
+
+/** The days a rank history covers: `from` and `to`, inclusive, either left open. */
+export const historyRange = {
+  from: optional(historyDay.description('The first day (UTC) of the history, inclusive; absent: from the oldest kept')),
+  to: optional(historyDay.description('The last day (UTC) of the history, inclusive; absent: to the newest')),
+};
+export const historyQuery = object(historyRange);
+
 /** A season named in a path (1 is the first). */
 export const seasonNumber = whole(1, MAX_SEASON).description('The season (1 is the first)').example(1);
 

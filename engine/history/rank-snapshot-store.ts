@@ -7,6 +7,14 @@ export interface SnapshotDay {
   entries: number;
 }
 
+/** One day of a player's rank history. */
+export interface HistoryPoint {
+  day: string;
+  season: number;
+  rank: number;
+  score: number;
+}
+
 /** One snapshotted entry. */
 export interface SnapshotRank {
   playerId: string;
@@ -104,6 +112,23 @@ export class RankSnapshotStore {
       [internalId, day],
     );
     return { playerIds: result.rows.map((row) => row.player_id), ranks: result.rows.map((row) => row.rank) };
+  }
+
+  /**
+   * The player's snapshots on the board between `from` and `to` (inclusive days, either open): the
+   * newest `most` of them, oldest first.
+   */
+  async historyOf(internalId: number, playerId: string, range: { from?: string; to?: string }, most: number): Promise<HistoryPoint[]> {
+    const result = await this.db.query<HistoryPoint>(
+      `SELECT day, season, rank, score FROM (
+         SELECT day::text AS day, season, rank, score FROM rank_snapshots
+         WHERE player_id = $1 AND leaderboard_internal_id = $2
+           AND ($3::date IS NULL OR day >= $3::date) AND ($4::date IS NULL OR day <= $4::date)
+         ORDER BY day DESC LIMIT $5
+       ) newest ORDER BY day`,
+      [playerId, internalId, range.from ?? null, range.to ?? null, most],
+    );
+    return result.rows;
   }
 
   /** The ranks the given players held in the board's snapshot of `day` (absent: not in it). */

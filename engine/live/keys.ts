@@ -107,6 +107,11 @@ export interface LeaderboardKeys {
    * report that overtook players within the board's notify_top; the worker moves them to PostgreSQL.
    */
   overtaken: string;
+  /**
+   * hash player -> '<rank>:<ms>': the best rank their reports reached this season and when
+   * (docs/history.md part 4); persisted like entries, restored by the rebuild.
+   */
+  bestRanks: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -160,6 +165,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     reservations: `${base}:reservations`,
     reserved: `${base}:reserved`,
     overtaken: `${base}:overtaken`,
+    bestRanks: `${base}:best-ranks`,
   };
 }
 
@@ -190,7 +196,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-28.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-29.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -216,10 +222,11 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.reservations,
     k.reserved,
     k.overtaken,
+    k.bestRanks,
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-21.lua). */
+/** The moderation script's keys for this player (moderateEntry-22.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -236,13 +243,22 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.waiting,
     k.groups,
     k.groupRoom,
+    k.bestRanks,
   ];
 }
 
 /** The merge script's keys for these players (mergeScores.lua; the caller passes their count first). */
 export function mergeScoresKeys(prefix: string, internalId: number, playerIds: string[]): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [...boardKeys(k), k.season, k.metadata, k.banned, k.hidden, ...playerIds.map((player) => memberKey(prefix, internalId, player))];
+  return [
+    ...boardKeys(k),
+    k.season,
+    k.metadata,
+    k.banned,
+    k.hidden,
+    k.bestRanks,
+    ...playerIds.map((player) => memberKey(prefix, internalId, player)),
+  ];
 }
 
 /** The membership script's keys for these players (setClans.lua; the caller passes their count first). */
@@ -307,7 +323,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-32.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-33.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -336,6 +352,7 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     k.tiers,
     k.reservations,
     k.reserved,
+    k.bestRanks,
   ];
 }
 
@@ -351,7 +368,7 @@ export function applyGroupMovesKeys(prefix: string, internalId: number, season: 
   return [endedSeasonKeys(prefix, internalId, season).groups, leaderboardKeys(prefix, internalId).tiers];
 }
 
-/** The persistence claim's keys (persistClaim-13.lua). */
+/** The persistence claim's keys (persistClaim-14.lua). */
 export function persistClaimKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -368,13 +385,27 @@ export function persistClaimKeys(prefix: string, internalId: number): string[] {
     k.sortKeys,
     k.layout,
     k.seats,
+    k.bestRanks,
   ];
 }
 
-/** The persistence ack's keys (persistAck-11.lua). */
+/** The persistence ack's keys (persistAck-12.lua). */
 export function persistAckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.dirty, k.scores, k.dirtyClans, k.clanVersions, k.queued, k.season, k.versions, k.hidden, k.sortKeys, k.layout, k.seats];
+  return [
+    k.dirty,
+    k.scores,
+    k.dirtyClans,
+    k.clanVersions,
+    k.queued,
+    k.season,
+    k.versions,
+    k.hidden,
+    k.sortKeys,
+    k.layout,
+    k.seats,
+    k.bestRanks,
+  ];
 }
 
 /** The keys of the script that sets how a board's entries are laid out (setLayout-4.lua). */

@@ -420,6 +420,14 @@ export class Rankings {
     return { total: Number(reply[0]), entries: rowsOf(reply, 0) };
   }
 
+  /** The best rank the player's reports reached this season and when (docs/history.md part 4), or null. */
+  async bestRankOf(board: { internalId: number }, playerId: string): Promise<{ rank: number; at: Date } | null> {
+    const held = await this.redis.hget(leaderboardKeys(this.prefix, board.internalId).bestRanks, playerId);
+    if (!held) return null;
+    const [rank, at] = held.split(':');
+    return { rank: Number(rank), at: new Date(Number(at)) };
+  }
+
   /** The player's current score on the board, or undefined. */
   async heldScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
     const entry = (await this.scoresOf(board, 'players', [playerId]))?.entries[0];
@@ -494,12 +502,13 @@ export class Rankings {
           board.sortOrder,
           season,
           board.updateStrategy === 'best' ? 'best' : 'missing',
-          ...chunk.flatMap(({ playerId, score, metadata, tiebreakers, achievedAt }) => [
+          ...chunk.flatMap(({ playerId, score, metadata, tiebreakers, achievedAt, bestRank }) => [
             playerId,
             String(score),
             metadata,
             tiebreakers.join(','),
             achievedAt === null ? '' : String(achievedAt),
+            bestRank,
           ]),
         ),
       );

@@ -111,6 +111,8 @@ export interface PersistedScore {
   tiebreakers: number[];
   /** When it was reached (ms), on 'earliest' boards. */
   achievedAt: number | null;
+  /** The best rank the player's reports reached this season, as '<rank>:<ms>' ('' for none). */
+  bestRank: string;
 }
 
 /** An entry's fields as the scripts reply them: tiebreakers comma-separated, the time in ms ('' for none). */

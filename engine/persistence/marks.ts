@@ -15,9 +15,13 @@ const RETOUCH_MS = 15_000;
 /** Boards visited per step of the sweep and the pending count: bounds the commands in flight. */
 const BATCH = 500;
 
-/** A claimed player: their entry and their seat ('<attempts used>:<entered 0|1>:<version>', '' for none). */
+/**
+ * A claimed player: their entry, their seat ('<attempts used>:<entered 0|1>:<version>', '' for none)
+ * and their best rank this season ('<rank>:<ms>', '' for none).
+ */
 export interface ClaimedPlayer extends StoredScore {
   seat: string;
+  bestRank: string;
 }
 
 export interface ClaimedChanges {
@@ -30,7 +34,7 @@ export interface ClaimedChanges {
   clans: { clanId: string; total: string; version: string }[];
   /** When each claimed change was first marked (ms), for the lag figure. */
   markedAt: number[];
-  /** What persistAck compares: every claimed player with the value and version claimed, then clan versions. */
+  /** What persistAck compares: every claimed player with the value, version, seat and best rank claimed, then clan versions. */
   ack: string[];
   playerCount: number;
   /** The season the claimed values belong to ('' before the board's first report set it). */
@@ -90,21 +94,15 @@ export class PersistenceMarks implements PersistenceHooks {
       maxClans,
       QUEUED_FLAG_TTL_MS,
     );
-    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 8, season };
-    for (let i = 0; i < playerMarks.length; i += 8) {
-      const [playerId, score, markedAt, version, metadata, tiebreakers, achievedAt, seat] = playerMarks.slice(i, i + 8) as string[] as [
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-      ];
-      claimed.players.push({ playerId, score, version, metadata, tiebreakers, achievedAt, seat });
+    const claimed: ClaimedChanges = { players: [], clans: [], markedAt: [], ack: [], playerCount: playerMarks.length / 9, season };
+    for (let i = 0; i < playerMarks.length; i += 9) {
+      const [playerId, score, markedAt, version, metadata, tiebreakers, achievedAt, seat, bestRank] = playerMarks.slice(
+        i,
+        i + 9,
+      ) as string[] as [string, string, string, string, string, string, string, string, string];
+      claimed.players.push({ playerId, score, version, metadata, tiebreakers, achievedAt, seat, bestRank });
       claimed.markedAt.push(Number(markedAt));
-      claimed.ack.push(playerId, score, version, seat);
+      claimed.ack.push(playerId, score, version, seat, bestRank);
     }
     for (let i = 0; i < clanMarks.length; i += 4) {
       const clan = { clanId: clanMarks[i]!, total: clanMarks[i + 1]!, version: clanMarks[i + 2]! };

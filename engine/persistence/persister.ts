@@ -164,6 +164,7 @@ export class Persister {
     );
     await this.deps.scores.writeScores(board.internalId, season, { order: board.sortOrder, strategy: board.updateStrategy }, present);
     await this.deps.scores.deleteScores(board.internalId, season, removed);
+    await this.deps.scores.writeBestRanks(board.internalId, season, present);
     await this.deps.scores.writeClanTotals(board.internalId, season, claimed.clans);
     const written = present.length + removed.length + seats.length + claimed.clans.length;
     // A rebuild of a lost dataset takes the most recently active boards first.

@@ -90,6 +90,28 @@ export class ScoreStore {
     );
   }
 
+  /**
+   * Writes best ranks ('<rank>:<ms>') onto the players' rows: a rank only ever improves within a
+   * season, so only a better one replaces what a row holds (harmless to replay, in any order).
+   */
+  async writeBestRanks(leaderboardInternalId: number, season: number, ranks: { playerId: string; bestRank: string }[]): Promise<void> {
+    const given = ranks.filter((r) => r.bestRank !== '');
+    if (given.length === 0) return;
+    const [players, values, times] = [given.map((r) => r.playerId), [] as number[], [] as number[]];
+    for (const { bestRank } of given) {
+      const [rank, at] = bestRank.split(':');
+      values.push(Number(rank));
+      times.push(Number(at));
+    }
+    await this.db.query(
+      `UPDATE scores s SET best_rank = u.rank, best_rank_at = timestamptz 'epoch' + u.at * interval '1 millisecond'
+       FROM unnest($3::text[], $4::int[], $5::bigint[]) AS u (player_id, rank, at)
+       WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.player_id = u.player_id
+         AND (s.best_rank IS NULL OR s.best_rank > u.rank)`,
+      [leaderboardInternalId, season, players, values, times],
+    );
+  }
+
   /** Deletes removed scores whose rows are older than their removal (a later score has a later version). */
   async deleteScores(leaderboardInternalId: number, season: number, removed: { playerId: string; version: string }[]): Promise<void> {
     if (removed.length === 0) return;
@@ -149,9 +171,12 @@ export class ScoreStore {
         metadata: string | null;
         tiebreakers: number[] | null;
         achieved_at: string | null;
+        best_rank: number | null;
+        best_rank_at: string | null;
       }>(
         `SELECT player_id, score, metadata::text AS metadata, tiebreakers,
-                (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_at
+                (extract(epoch FROM achieved_at) * 1000)::bigint AS achieved_at,
+                best_rank, (extract(epoch FROM best_rank_at) * 1000)::bigint AS best_rank_at
          FROM scores WHERE leaderboard_internal_id = $1 AND season = $2 AND player_id > $3 ORDER BY player_id LIMIT $4`,
         [leaderboardInternalId, season, after, pageSize],
       );
@@ -162,6 +187,7 @@ export class ScoreStore {
         metadata: row.metadata ?? '',
         tiebreakers: row.tiebreakers ?? [],
         achievedAt: row.achieved_at === null ? null : Number(row.achieved_at),
+        bestRank: row.best_rank === null ? '' : `${row.best_rank}:${row.best_rank_at ?? 0}`,
       }));
       after = rows[rows.length - 1]!.player_id;
     }

@@ -52,6 +52,8 @@ export interface PlayerRecord extends TieFields {
   reward?: RecordReward;
   /** On a league board, in the current season: the player's tier, group and rank within it. */
   place?: GroupPlace;
+  /** The best rank the player's reports reached this season, and when (null in an archived season). */
+  bestRank: { rank: number; at: Date } | null;
 }
 
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
@@ -219,6 +221,9 @@ export class ScoreService {
       this.deps.players.get(gameId, playerId),
     ]);
     const { total, entries, season: read } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
+    // After the entry's read, which brings a board that lost its live state back first (the best
+    // rank with it): read beside it, a rebuilding board's best rank would still be missing.
+    const bestRank = season === undefined ? await this.deps.rankings.bestRankOf(leaderboard, playerId) : null;
     const entry = entries[0];
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
@@ -239,6 +244,7 @@ export class ScoreService {
       ...tieFieldsOf(leaderboard, entry),
       ...(reward && { reward }),
       ...(place && { place }),
+      bestRank,
     };
   }
 

@@ -285,6 +285,7 @@ export async function seedTiedBoard(
     metadata: '',
     tiebreakers: tiebreakers.map((column) => column[i]!),
     achievedAt: board.tieBreak === 'earliest' ? reachedAt[i]! : null,
+    bestRank: '',
   });
   const row = (i: number) => {
     const { playerId: id, score, tiebreakers: values, achievedAt } = entry(i);

@@ -23,6 +23,7 @@ import { startWorker, type ServiceProcess } from '../helpers/processes.js';
 const DAY_1 = '2031-03-01';
 const DAY_2 = '2031-03-02';
 const DAY_3 = '2031-03-03';
+const DAY_4 = '2031-03-04';
 const at = (day: string, time: string) => new Date(`${day}T${time}Z`);
 
 describe('daily rank snapshots and rank_change (docs/history.md)', function () {
@@ -68,7 +69,7 @@ describe('daily rank snapshots and rank_change (docs/history.md)', function () {
     players = await signupMany(game, 5);
     for (const [i, player] of players.entries()) await report(player, 50 - 10 * i);
     // Every other board of the test database counts as taken on these days: the rounds below take this one alone.
-    for (const day of [DAY_1, DAY_2, DAY_3])
+    for (const day of [DAY_1, DAY_2, DAY_3, DAY_4])
       await testStores().pool.query(
         `INSERT INTO rank_snapshot_days (leaderboard_internal_id, day, season, entries)
          SELECT internal_id, $1, 0, 0 FROM leaderboards WHERE internal_id <> $2 ON CONFLICT DO NOTHING`,
@@ -169,6 +170,55 @@ describe('daily rank snapshots and rank_change (docs/history.md)', function () {
     expect(await snapshotRows(DAY_3)).to.have.length(3);
   });
 
+  const history = (player: TestPlayer, query = '') =>
+    api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}/history${query}`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', player.token);
+
+  it('when a player reads their history, then they get their best rank and each kept day they were among the first entries, oldest first, within from and to', async () => {
+    const own = await history(players[4]!).expect(200);
+    expect(own.body).to.deep.include({ leaderboard_id: leaderboard, player_id: players[4]!.playerId, best_rank: 2 });
+    expect(own.body.points).to.deep.equal([
+      { date: DAY_2, season: 1, rank: 2, score: 45 },
+      { date: DAY_3, season: 1, rank: 3, score: 45 },
+    ]);
+    expect((await history(players[4]!, `?from=${DAY_3}`).expect(200)).body.points.map((p: { date: string }) => p.date)).to.deep.equal([
+      DAY_3,
+    ]);
+    expect((await history(players[4]!, `?to=${DAY_2}`).expect(200)).body.points.map((p: { date: string }) => p.date)).to.deep.equal([
+      DAY_2,
+    ]);
+    expect((await history(players[4]!, `?from=${DAY_3}&to=${DAY_3}`).expect(200)).body.points).to.have.length(1);
+
+    // The game server and a bot read the same; another player's token may not.
+    const server = await api()
+      .get(`/api/v1/server/leaderboards/${leaderboard}/players/${players[4]!.playerId}/history`)
+      .set(secretKey(game))
+      .expect(200);
+    const byBot = await api()
+      .get(`/api/v1/third_party/leaderboards/${leaderboard}/player/${players[4]!.playerId}/history`)
+      .set(bot)
+      .expect(200);
+    expect(server.body).to.deep.equal(own.body);
+    expect(byBot.body).to.deep.equal(own.body);
+    await api()
+      .get(`/api/v1/client/leaderboards/${leaderboard}/players/${players[4]!.playerId}/history`)
+      .set('Publishable-Key', game.publishableKey)
+      .set('Anonymous-Authorization', players[1]!.token)
+      .expect(403);
+
+    for (const query of ['?from=2031-03-03&to=2031-03-02', '?from=2031-02-30', '?to=yesterday', '?from=2031-3-1']) {
+      const refused = await history(players[4]!, query).expect(400);
+      expect(refused.body.error.code, query).to.equal('validation_failed');
+    }
+    const unknown = await api()
+      .get(`/api/v1/server/leaderboards/${leaderboard}/players/nobody-at-all/history`)
+      .set(secretKey(game))
+      .expect(404);
+    expect(unknown.body.error.code).to.equal('player_not_found');
+  });
+
   it('when a player is erased, then their snapshots go with them', async () => {
     await api().delete(`/api/v1/server/players/${players[0]!.playerId}`).set(secretKey(game)).expect(204);
     const { rows } = await testStores().pool.query('SELECT 1 FROM rank_snapshots WHERE player_id = $1', [players[0]!.playerId]);
@@ -181,5 +231,16 @@ describe('daily rank snapshots and rank_change (docs/history.md)', function () {
     await report(players[2]!, 20);
     // The process may hold the latest snapshot for up to a minute; the season decides without it.
     expect(await changes()).to.deep.equal({ [players[2]!.playerId]: null, [players[1]!.playerId]: null });
+  });
+
+  it("when a new season has its own snapshot, then a history runs across the season change, and best_rank is the new season's", async () => {
+    await report(players[4]!, 100);
+    expect(await snapshotter.rankSnapshots.takeDue(at(DAY_4, '06:00:00'))).to.equal(1);
+    const { body } = await history(players[4]!).expect(200);
+    expect(body.best_rank).to.equal(1);
+    expect(body.points).to.deep.equal([
+      { date: DAY_3, season: 1, rank: 3, score: 45 },
+      { date: DAY_4, season: 2, rank: 1, score: 100 },
+    ]);
   });
 });

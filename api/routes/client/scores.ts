@@ -1,8 +1,9 @@
 import { ForbiddenError } from '../../../engine/errors.js';
-import { playerRecordView, reportView } from '../../views.js';
+import { playerRecordView, rankHistoryView, reportView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
-import { PlayerRecord, ReportResult } from '../responses.js';
+import { PlayerRecord, RankHistory, ReportResult } from '../responses.js';
 import {
+  historyQuery,
   idempotencyKey,
   leaderboardId,
   leaderboardParams,
@@ -71,6 +72,34 @@ export const clientScoreEndpoints = [
       }
       const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id, query.season);
       return { status: 200, body: playerRecordView(app.engine.config.baseUrl, record) };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/client/leaderboards/:leaderboard_id/players/:player_id/history',
+    operationId: 'getRankHistory',
+    tag: 'Game client',
+    summary: "A player's rank history",
+    description:
+      "The player's best rank this season and their daily rank snapshots on the leaderboard (docs/history.md), oldest first, at most 400. With the Secret-Key: any player of the game. With a player token: that player only (else 403 forbidden). 404 record_not_found for a banned player.",
+    credentials: 'serverOrClient',
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      player_id: playerId.description("The service's player id"),
+    }),
+    query: historyQuery,
+    responses: { 200: { schema: RankHistory } },
+    errors: [400, 403, 404],
+    notFound: ['leaderboard_not_found', 'player_not_found'],
+    async handler({ caller, params, query, app }) {
+      if (caller.playerId !== null && caller.playerId !== params.player_id) {
+        throw new ForbiddenError("A player token may read only its own player's history; use the Secret-Key for others.");
+      }
+      return {
+        status: 200,
+        body: rankHistoryView(await app.engine.history.of(caller.game.id, params.leaderboard_id, params.player_id, query)),
+      };
     },
   }),
 ];

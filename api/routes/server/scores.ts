@@ -1,8 +1,20 @@
 import type { Report } from '../../../engine/scores/score-service.js';
-import { batchView } from '../../views.js';
+import { batchView, rankHistoryView } from '../../views.js';
 import { endpoint } from '../endpoint.js';
-import { BatchResult } from '../responses.js';
-import { arrayOf, idempotencyKey, leaderboardId, metadata, nullable, object, optional, playerId, score, tiebreakers } from '../schemas.js';
+import { BatchResult, RankHistory } from '../responses.js';
+import {
+  arrayOf,
+  historyQuery,
+  idempotencyKey,
+  leaderboardId,
+  metadata,
+  nullable,
+  object,
+  optional,
+  playerId,
+  score,
+  tiebreakers,
+} from '../schemas.js';
 
 const batchBody = object({
   player_id: playerId.example('VrjGW7VgCyKW'),
@@ -57,6 +69,31 @@ export const serverScoreEndpoints = [
       const retry = key === undefined ? undefined : { key, request: req.body };
       const results = await app.engine.scores.reportFromServer(caller.game.id, player_id, pairs, retry);
       return { status: 200, body: batchView(player_id, results) };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/server/leaderboards/:leaderboard_id/players/:player_id/history',
+    operationId: 'getServerRankHistory',
+    tag: 'Game server',
+    summary: "A player's rank history",
+    description:
+      "The player's best rank this season and their daily rank snapshots on the leaderboard (docs/history.md), oldest first, at most 400. 404 record_not_found for a banned player.",
+    credentials: 'secretKey',
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      player_id: playerId.description("The service's player id"),
+    }),
+    query: historyQuery,
+    responses: { 200: { schema: RankHistory } },
+    errors: [400, 404],
+    notFound: ['leaderboard_not_found', 'player_not_found'],
+    async handler({ caller, params, query, app }) {
+      return {
+        status: 200,
+        body: rankHistoryView(await app.engine.history.of(caller.game.id, params.leaderboard_id, params.player_id, query)),
+      };
     },
   }),
 ];

@@ -1,15 +1,16 @@
 import { NotFoundError } from '../../../engine/errors.js';
-import { clanMembersView, clanRecordView, playerRecordView } from '../../views.js';
+import { clanMembersView, clanRecordView, playerRecordView, rankHistoryView } from '../../views.js';
 import { LIST_RANKS, leaderboardPage, listRanks, seasonList } from '../shared-reads.js';
 import { keyStream, LIVE_RESPONSES, LIVE_STREAM } from '../live-streams.js';
 import { endpoint } from '../endpoint.js';
-import { ClanMembers, ClanRecord, LeaderboardPage, ListRanks, PlayerOrClanRecord, SeasonList } from '../responses.js';
+import { ClanMembers, ClanRecord, LeaderboardPage, ListRanks, PlayerOrClanRecord, RankHistory, SeasonList } from '../responses.js';
 import {
   aliasId,
   aliasIdList,
   aliasType,
   clanId,
   flag,
+  historyRange,
   leaderboardId,
   leaderboardParams,
   limit,
@@ -99,6 +100,36 @@ export const thirdPartyEndpoints = [
       const player = await engine.players.get(gameId, playerId);
       if (!player.clanId) throw new NotFoundError('clan_not_found', `Player '${playerId}' is not in a clan.`);
       return { status: 200, body: clanRecordView(await engine.reader.clanRecord(gameId, leaderboard_id, player.clanId, season)) };
+    },
+  }),
+
+  endpoint({
+    method: 'get',
+    path: '/api/v1/third_party/leaderboards/:leaderboard_id/player/:alias_id/history',
+    operationId: 'getRankHistoryByAlias',
+    tag: 'Third party',
+    summary: "A player's rank history by player id or alias",
+    description:
+      'The player named by `alias_id` (their player id, or with `alias_type` an alias the game server set): their best rank this season and their daily rank snapshots on the leaderboard (docs/history.md), oldest first, at most 400. 404 record_not_found for a banned player.',
+    credentials: 'thirdParty',
+    rateLimit: 'thirdParty',
+    params: object({
+      leaderboard_id: leaderboardId.description('The leaderboard'),
+      alias_id: aliasId.description('The player id, or an alias with alias_type'),
+    }),
+    query: object({
+      ...historyRange,
+      alias_type: optional(aliasType.description('e.g. steam, discord; absent: alias_id is the player id').example('discord')),
+    }),
+    responses: { 200: { schema: RankHistory } },
+    errors: [400, 404],
+    notFound: ['leaderboard_not_found', 'player_not_found'],
+    async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, from, to }, app }) {
+      const { engine } = app;
+      const gameId = caller.game.id;
+      const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
+      if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
+      return { status: 200, body: rankHistoryView(await engine.history.of(gameId, leaderboard_id, playerId, { from, to })) };
     },
   }),
 

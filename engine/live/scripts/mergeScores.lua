@@ -15,10 +15,12 @@
   and the clan totals: a rebuild never brings a banned player back (their marks are set first).
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 season, 11 metadata, 12 banned, 13 hidden,
-        then member (each player's member key, in the order of the players in ARGV)
+        14 bestRanks, then member (each player's member key, in the order of the players in ARGV)
   ARGV: 1 'desc'|'asc', 2 the season the entries belong to, 3 'best'|'missing', then player id,
         score, metadata ('' for none), tiebreakers (comma-separated, '' for none), achieved at (ms,
-        '' for none) for each player
+        '' for none), best rank ('<rank>:<ms>', '' for none) for each player
+
+  A best rank comes back unless Redis holds a better one (a report since the read ranked better).
   Reply: number of entries that changed, or -1 when the season has moved on
 ]]
 -- @include "clock"
@@ -45,7 +47,7 @@ local function mergeHidden(player, entry)
   return better
 end
 
-for i = 4, #ARGV, 5 do
+for i = 4, #ARGV, 6 do
   local player, metadata = ARGV[i], ARGV[i + 2]
   local tiebreakers = {}
   for tiebreaker in string.gmatch(ARGV[i + 3], '[^,]+') do table.insert(tiebreakers, tonumber(tiebreaker)) end
@@ -55,8 +57,12 @@ for i = 4, #ARGV, 5 do
   if redis.call('SISMEMBER', KEYS[12], player) == 1 then
     improved = mergeHidden(player, entry)
   else
-    local _, applied = applyScore(K, E, KEYS[14 + (i - 4) / 5], player, entry, rule, clock)
+    local _, applied = applyScore(K, E, KEYS[15 + (i - 4) / 6], player, entry, rule, clock)
     improved = applied
+  end
+  local best, held = ARGV[i + 5], redis.call('HGET', KEYS[14], player)
+  if best ~= '' and (not held or tonumber(string.match(best, '^%d+')) < tonumber(string.match(held, '^%d+'))) then
+    redis.call('HSET', KEYS[14], player, best)
   end
   if improved then
     changed = changed + 1

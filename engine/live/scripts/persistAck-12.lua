@@ -11,12 +11,14 @@
   value may come back to the claimed one with other metadata), and so does every change of an entry
   on a keyed board (includes/entries); a plain best entry's score changes with every improvement
   (which brings its metadata), and a removal gives the entry a new version. Its seat, on boards
-  with entry rules, must be the claimed one too (a seat's value carries its own version).
+  with entry rules, must be the claimed one too (a seat's value carries its own version), and so
+  must its best rank (a report that ranked better since wrote a new one).
 
   KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clanVersions, 5 queued, 6 season, 7 versions, 8 hidden,
-        9 sortKeys, 10 layout, 11 seats
-  ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version/seat
-        quadruples (version '' when the entry has none, seat '' for none), then clan/version pairs
+        9 sortKeys, 10 layout, 11 seats, 12 bestRanks
+  ARGV: 1 the season of the claim, 2 number of players n, then n player/score/version/seat/best rank
+        quintuples (version '' when the entry has none, seat and best rank '' for none), then
+        clan/version pairs
   Reply: number of marks left; 0 also releases the queued flag, so the next change queues a new job
 ]]
 -- @include "clock"
@@ -25,12 +27,12 @@
 
 local E = entriesOf(KEYS[2], KEYS[9], storedLayout(KEYS[10]))
 local n = tonumber(ARGV[2])
-local last = 2 + 4 * n
+local last = 2 + 5 * n
 local season = redis.call('GET', KEYS[6])
 if (season and parseSeason(season) or '') ~= ARGV[1] then
   return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
 end
-for i = 3, last, 4 do
+for i = 3, last, 5 do
   local player, version = ARGV[i], ARGV[i + 2]
   local entry = entryOf(E, player)
   if not entry then
@@ -39,7 +41,8 @@ for i = 3, last, 4 do
   end
   local held = entry and entryFields(entry) or ''
   if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version
-      and (redis.call('HGET', KEYS[11], player) or '') == ARGV[i + 3] then
+      and (redis.call('HGET', KEYS[11], player) or '') == ARGV[i + 3]
+      and (redis.call('HGET', KEYS[12], player) or '') == ARGV[i + 4] then
     redis.call('ZREM', KEYS[1], player)
     if version ~= '' then redis.call('HDEL', KEYS[7], player) end
   end

@@ -3,7 +3,7 @@
   Marks stay until persistAck confirms them, so a worker that dies mid-write loses nothing.
 
   KEYS: 1 dirty, 2 scores, 3 dirtyClans, 4 clans, 5 clanVersions, 6 queued, 7 season, 8 metadata,
-        9 versions, 10 hidden, 11 sortKeys, 12 layout, 13 seats (includes/seats)
+        9 versions, 10 hidden, 11 sortKeys, 12 layout, 13 seats (includes/seats), 14 bestRanks
 
   A banned player's entry is persisted from where the ban keeps it (hidden): a ban deletes nothing.
   A player with neither comes with score '' (removed: PostgreSQL deletes up to the version).
@@ -11,7 +11,7 @@
   Reply: { { player, score or '', marked at (ms), version ('' on plain best boards unless removed
              since the last write), metadata or '', tiebreakers (comma-separated, '' for none),
              achieved at (ms, '' for none), seat ('<attempts used>:<entered>:<version>', '' for
-             none), ... },
+             none), best rank ('<rank>:<ms>', '' for none), ... },
            { clan, total or '', version, marked at (ms), ... },
            the season they belong to ('' while Redis has no number: the board's first) }
 ]]
@@ -35,7 +35,7 @@ for i = 1, #marked, 2 do
   local score, tiebreakers, at = '', '', ''
   if entry then score, tiebreakers, at = entryFields(entry) end
   for _, field in ipairs({ player, score, marked[i + 1], redis.call('HGET', KEYS[9], player) or '', redis.call('HGET', KEYS[8], player) or '', tiebreakers, at,
-                                 redis.call('HGET', KEYS[13], player) or '' }) do
+                                 redis.call('HGET', KEYS[13], player) or '', redis.call('HGET', KEYS[14], player) or '' }) do
     table.insert(players, field)
   end
 end

@@ -15,7 +15,7 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
-        20 groups, 21 groupRoom
+        20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it)
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
@@ -84,6 +84,7 @@ else
   end
   if done then
     redis.call('HDEL', metadata, player)
+    redis.call('HDEL', KEYS[22], player)
     redis.call('HSET', versions, player, nextVersion(K, clock))
     redis.call('ZADD', dirty, 'NX', clock.ms, player)
   end

@@ -7,7 +7,8 @@
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
         17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
         24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats), 28 overtaken (the
-        board's stream of player.overtaken records)
+        board's stream of player.overtaken records), 29 bestRanks (player -> '<rank>:<ms>', the best
+        rank their reports reached this season)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -146,6 +147,16 @@ end
 local score, heldTiebreakers, at = entryFields(held)
 local left = rules and attemptsLeft(rules, seat) or ''
 local rank = rankOfEntry(E, player, held)
+-- best_rank (docs/history.md part 4): the best rank the player's reports reached this season, taken
+-- from each answer in its own step. A better one is persisted like the entry, so it is marked too
+-- (on a best board a report that keeps the score may rank better than ever, once players above it
+-- were banned or removed).
+local best = redis.call('HGET', KEYS[29], player)
+if not best or rank < tonumber(string.match(best, '^%d+')) then
+  redis.call('HSET', KEYS[29], player, string.format('%d:%d', rank, clock.ms))
+  redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  if needsJob == 0 and redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then needsJob = 1 end
+end
 local overtaken = ''
 if changed and rank <= notifyTop and (not before or entryAhead(E, held, before)) then
   overtaken = overtakenBy(E, player, held, before, notifyTop)

@@ -1,0 +1,48 @@
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
+import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
+import type { Rankings } from '../live/rankings.js';
+import type { PlayerService } from '../players/player-service.js';
+import type { PlayerStore } from '../players/player-store.js';
+import type { HistoryPoint, RankSnapshotStore } from './rank-snapshot-store.js';
+
+/** At most this many points per answer (a year and more of days). */
+export const MAX_HISTORY_POINTS = 400;
+
+export interface RankHistory {
+  leaderboard: Leaderboard;
+  playerId: string;
+  /** The best rank the player's reports reached this season, and when. */
+  bestRank: { rank: number; at: Date } | null;
+  /** Oldest first. */
+  points: HistoryPoint[];
+}
+
+/** A player's rank history on a board (docs/history.md part 4): their best rank this season and their daily snapshots. */
+export class RankHistoryReads {
+  constructor(
+    private readonly deps: {
+      leaderboards: LeaderboardService;
+      players: PlayerService;
+      playerStore: PlayerStore;
+      rankings: Rankings;
+      store: RankSnapshotStore;
+    },
+  ) {}
+
+  async of(gameId: string, leaderboardId: string, playerId: string, range: { from?: string; to?: string }): Promise<RankHistory> {
+    if (range.from !== undefined && range.to !== undefined && range.from > range.to) {
+      throw new ValidationError('`from` must not come after `to`.', [{ field: 'from', message: 'must be on or before `to`' }]);
+    }
+    const [leaderboard] = await Promise.all([this.deps.leaderboards.get(gameId, leaderboardId), this.deps.players.get(gameId, playerId)]);
+    // A banned player is absent from every read of the game's boards, their history too.
+    if (await this.deps.playerStore.isBanned(playerId)) {
+      throw new NotFoundError('record_not_found', `Player '${playerId}' has no history to show on leaderboard '${leaderboardId}'.`);
+    }
+    const [bestRank, points] = await Promise.all([
+      this.deps.rankings.bestRankOf(leaderboard, playerId),
+      this.deps.store.historyOf(leaderboard.internalId, playerId, range, MAX_HISTORY_POINTS),
+    ]);
+    return { leaderboard, playerId, bestRank, points };
+  }
+}
