@@ -32,6 +32,11 @@ export class Invalidator {
     let connectedBefore = false;
     // ioredis has already sent the SUBSCRIBE again when 'ready' is emitted.
     subscriber.on('ready', () => {
+      // Subscribed again on every connection, not only by ioredis's own resubscription: a
+      // connection that dropped before the first SUBSCRIBE was answered came back subscribed to
+      // nothing, and the process then kept revoked credentials (seen as a second API process that
+      // accepted revoked keys for the rest of its life). SUBSCRIBE twice is harmless.
+      subscriber.subscribe(this.deps.channel).catch(() => undefined);
       if (connectedBefore) {
         this.deps.logger.warn('invalidation subscription restored; dropping all caches');
         this.dispatch({ kind: 'all' });

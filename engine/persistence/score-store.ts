@@ -91,24 +91,25 @@ export class ScoreStore {
   }
 
   /**
-   * Writes best ranks ('<rank>:<ms>') onto the players' rows: a rank only ever improves within a
-   * season, so only a better one replaces what a row holds (harmless to replay, in any order).
+   * Writes best ranks ('<rank>:<ms>', '' for none) onto the players' rows, as claimed. Redis keeps
+   * each player's best of the whole season (not only what PostgreSQL lacks), and a board's jobs run
+   * one at a time, so the claimed value is the one to hold: also after a removal, which starts it
+   * over, claimed together with the report that followed (the row then stays, with its old rank).
    */
   async writeBestRanks(leaderboardInternalId: number, season: number, ranks: { playerId: string; bestRank: string }[]): Promise<void> {
-    const given = ranks.filter((r) => r.bestRank !== '');
-    if (given.length === 0) return;
-    const [players, values, times] = [given.map((r) => r.playerId), [] as number[], [] as number[]];
-    for (const { bestRank } of given) {
-      const [rank, at] = bestRank.split(':');
-      values.push(Number(rank));
-      times.push(Number(at));
+    if (ranks.length === 0) return;
+    const [values, times] = [[] as (number | null)[], [] as (number | null)[]];
+    for (const { bestRank } of ranks) {
+      const [rank, at] = bestRank === '' ? [null, null] : bestRank.split(':').map(Number);
+      values.push(rank ?? null);
+      times.push(at ?? null);
     }
     await this.db.query(
       `UPDATE scores s SET best_rank = u.rank, best_rank_at = timestamptz 'epoch' + u.at * interval '1 millisecond'
        FROM unnest($3::text[], $4::int[], $5::bigint[]) AS u (player_id, rank, at)
        WHERE s.leaderboard_internal_id = $1 AND s.season = $2 AND s.player_id = u.player_id
-         AND (s.best_rank IS NULL OR s.best_rank > u.rank)`,
-      [leaderboardInternalId, season, players, values, times],
+         AND s.best_rank IS DISTINCT FROM u.rank`,
+      [leaderboardInternalId, season, ranks.map((r) => r.playerId), values, times],
     );
   }
 
