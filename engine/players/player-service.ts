@@ -218,6 +218,17 @@ export class PlayerService {
     return this.deps.aliases.findPlayer(gameId, aliasType, aliasId);
   }
 
+  /**
+   * The player a third-party read names: `aliasId` itself without an alias type, else the game's
+   * player holding that alias (404 player_not_found when none does).
+   */
+  async playerNamed(gameId: string, aliasType: string | undefined, aliasId: string): Promise<string> {
+    if (!aliasType) return aliasId;
+    const playerId = await this.findByAlias(gameId, aliasType, aliasId);
+    if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${aliasType} alias '${aliasId}'.`);
+    return playerId;
+  }
+
   /** Records a change in this cache and every other process's. */
   private async changed(player: Player): Promise<void> {
     await this.deps.invalidator.playerChanged(player.id);

@@ -221,14 +221,14 @@ export class ScoreService {
       this.deps.players.get(gameId, playerId),
     ]);
     const { total, entries, season: read } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
-    // After the entry's read, which brings a board that lost its live state back first (the best
-    // rank with it): read beside it, a rebuilding board's best rank would still be missing.
-    const bestRank = season === undefined ? await this.deps.rankings.bestRankOf(leaderboard, playerId) : null;
     const entry = entries[0];
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'${when}.`);
     }
+    // After the entry's read, which brings a board that lost its live state back first (the best
+    // rank with it): read beside it, a rebuilding board's best rank would still be missing.
+    const bestRank = season === undefined ? await this.deps.rankings.bestRankOf(leaderboard, playerId) : null;
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
     // On a league board the group first: rewards may follow the rank within it.

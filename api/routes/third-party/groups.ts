@@ -1,4 +1,3 @@
-import { NotFoundError } from '../../../engine/errors.js';
 import { leagueGroupView } from '../../views.js';
 import { GROUP_RULES } from '../client/groups.js';
 import { endpoint } from '../endpoint.js';
@@ -49,8 +48,7 @@ export const thirdPartyGroupEndpoints = [
     async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, season }, app }) {
       const { engine } = app;
       const gameId = caller.game.id;
-      const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
-      if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
+      const playerId = await engine.players.playerNamed(gameId, alias_type, alias_id);
       await engine.players.get(gameId, playerId);
       const group = await engine.leagues.groupOf(gameId, leaderboard_id, playerId, season);
       return { status: 200, body: leagueGroupView(engine.config.baseUrl, group) };

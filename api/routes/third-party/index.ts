@@ -90,8 +90,7 @@ export const thirdPartyEndpoints = [
     async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, clan, season }, app }) {
       const { engine } = app;
       const gameId = caller.game.id;
-      const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
-      if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
+      const playerId = await engine.players.playerNamed(gameId, alias_type, alias_id);
       if (!clan)
         return {
           status: 200,
@@ -127,8 +126,7 @@ export const thirdPartyEndpoints = [
     async handler({ caller, params: { leaderboard_id, alias_id }, query: { alias_type, from, to }, app }) {
       const { engine } = app;
       const gameId = caller.game.id;
-      const playerId = alias_type ? await engine.players.findByAlias(gameId, alias_type, alias_id) : alias_id;
-      if (!playerId) throw new NotFoundError('player_not_found', `No player of this game has the ${alias_type} alias '${alias_id}'.`);
+      const playerId = await engine.players.playerNamed(gameId, alias_type, alias_id);
       return { status: 200, body: rankHistoryView(await engine.history.of(gameId, leaderboard_id, playerId, { from, to })) };
     },
   }),
