@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
-import type { Rankings } from '../live/rankings.js';
+import type { BestRank, Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { HistoryPoint, RankSnapshotStore } from './rank-snapshot-store.js';
@@ -13,10 +13,13 @@ export interface RankHistory {
   leaderboard: Leaderboard;
   playerId: string;
   /** The best rank the player's reports reached this season, and when. */
-  bestRank: { rank: number; at: Date } | null;
+  bestRank: BestRank | null;
   /** Oldest first. */
   points: HistoryPoint[];
 }
+
+/** How far back, and over how many boards, support's view of a player draws their history. */
+export const RECENT_HISTORY = { days: 90, boards: 12 } as const;
 
 /** A player's rank history on a board (docs/history.md part 4): their best rank this season and their daily snapshots. */
 export class RankHistoryReads {
@@ -44,5 +47,34 @@ export class RankHistoryReads {
       this.deps.store.historyOf(leaderboard.internalId, playerId, range, MAX_HISTORY_POINTS),
     ]);
     return { leaderboard, playerId, bestRank, points };
+  }
+
+  /**
+   * Support's view (the dashboard's player page): the player's daily ranks over the last
+   * RECENT_HISTORY.days on the given boards of the game, at most RECENT_HISTORY.boards of them, in
+   * one query; boards without a point are left out.
+   */
+  async recentOf(
+    gameId: string,
+    playerId: string,
+    leaderboardIds: string[],
+    now = new Date(),
+  ): Promise<{ leaderboardId: string; points: HistoryPoint[] }[]> {
+    const wanted = new Set(leaderboardIds);
+    const boards = (await this.deps.leaderboards.all(gameId)).filter((board) => wanted.has(board.id)).slice(-RECENT_HISTORY.boards);
+    if (boards.length === 0) return [];
+    const since = new Date(now.getTime() - (RECENT_HISTORY.days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const rows = await this.deps.store.recentOf(
+      playerId,
+      boards.map((board) => board.internalId),
+      since,
+      RECENT_HISTORY.days * RECENT_HISTORY.boards,
+    );
+    return boards.flatMap((board) => {
+      const points = rows
+        .filter((row) => row.internalId === board.internalId)
+        .map(({ day, season, rank, score }) => ({ day, season, rank, score }));
+      return points.length === 0 ? [] : [{ leaderboardId: board.id, points }];
+    });
   }
 }

@@ -108,8 +108,9 @@ export interface LeaderboardKeys {
    */
   overtaken: string;
   /**
-   * hash player -> '<rank>:<ms>': the best rank their reports reached this season and when
-   * (docs/history.md part 4); persisted like entries, restored by the rebuild.
+   * hash player -> the best rank their reports reached this season and when (docs/history.md part
+   * 4); persisted like entries, restored by the rebuild. A large board spreads them over
+   * BEST_RANK_BUCKETS hashes named after this key (engine/live/scripts/includes/best-ranks.lua).
    */
   bestRanks: string;
 }
@@ -295,14 +296,20 @@ export function readAroundKeys(prefix: string, internalId: number, season: Asked
 }
 
 /**
- * The keys of the script reading given members (scoresOf-9.lua); for 'hidden', the current season's
+ * The keys of the script reading given members (scoresOf-10.lua); for 'hidden', the current season's
  * with the hidden entries first.
  */
 export function scoresOfKeys(prefix: string, internalId: number, standings: Standings | 'hidden', season: AskedSeason): string[] {
-  if (standings !== 'hidden') return seasonRankingKeys(prefix, internalId, standings, season);
+  const { bestRanks, hidden } = leaderboardKeys(prefix, internalId);
+  if (standings !== 'hidden') return [...seasonRankingKeys(prefix, internalId, standings, season), bestRanks];
   const keys = seasonRankingKeys(prefix, internalId, 'players', undefined);
-  keys[0] = leaderboardKeys(prefix, internalId).hidden;
-  return keys;
+  keys[0] = hidden;
+  return [...keys, bestRanks];
+}
+
+/** The best-rank read's keys (readBestRank-1.lua). */
+export function readBestRankKeys(prefix: string, internalId: number): string[] {
+  return [leaderboardKeys(prefix, internalId).bestRanks];
 }
 
 /** The seasons script's keys (readSeasons-4.lua). */
@@ -534,6 +541,15 @@ export function memberKey(prefix: string, internalId: number, playerId: string):
 export function allMemberKeys(prefix: string, internalId: number): string[] {
   const base = boardBase(prefix, internalId);
   return Array.from({ length: MEMBER_BUCKETS }, (_, bucket) => `${base}:members:${bucket}`);
+}
+
+/** How many hashes a large board's best ranks are spread over (includes/best-ranks.lua says it too). */
+export const BEST_RANK_BUCKETS = 1021;
+
+/** Every hash that may hold best ranks of a leaderboard, to drop them or measure them. */
+export function allBestRankKeys(prefix: string, internalId: number): string[] {
+  const base = leaderboardKeys(prefix, internalId).bestRanks;
+  return Array.from({ length: BEST_RANK_BUCKETS }, (_, bucket) => `${base}:${bucket}`);
 }
 
 /** Channel on which API processes announce key, player and leaderboard changes to each other. */

@@ -8,6 +8,7 @@ import {
   mergeScoresKeys,
   moderateEntryKeys,
   readAroundKeys,
+  readBestRankKeys,
   readRangeKeys,
   reconcileClanKeys,
   reportScoreKeys,
@@ -149,6 +150,19 @@ export function overtakenOf(text: string): Overtaken[] {
   const players: Overtaken[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) players.push({ playerId: parts[i]!, rank: Number(parts[i + 1]) });
   return players;
+}
+
+/** The best rank a player's reports reached this season, and when (docs/history.md part 4). */
+export interface BestRank {
+  rank: number;
+  at: Date;
+}
+
+/** A script's '<rank>:<ms>' ('' for none). */
+function bestRankOf(text: string): BestRank | null {
+  if (text === '') return null;
+  const [rank, at] = text.split(':');
+  return { rank: Number(rank), at: new Date(Number(at)) };
 }
 
 /**
@@ -365,15 +379,21 @@ export class Rankings {
     return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing);
   }
 
-  /** Scores and ranks of the given members (players or clans); missing members come back undefined. */
+  /**
+   * Scores and ranks of the given members (players or clans); missing members come back undefined.
+   * `withBestRank`: the first player's best rank this season too, in the same step (a record's read;
+   * null on an ended season or when they have none).
+   */
   async scoresOf(
     board: RankedBoard,
     view: Standings,
     ids: string[],
     season?: AskedSeason,
-  ): Promise<{ total: number; season: number; entries: (RankedEntry | undefined)[] } | null> {
+    withBestRank = false,
+  ): Promise<{ total: number; season: number; entries: (RankedEntry | undefined)[]; bestRank?: BestRank | null } | null> {
     const keys = scoresOfKeys(this.prefix, board.internalId, view, season);
-    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, ...ids));
+    const best = withBestRank ? 'best' : '';
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, season ?? '', view, best, ...ids));
     if (reply === -1) return null;
     // Each entry is built whole, in one shape, and placed where it is: built by spreads and copied
     // by one more, a list's entries cost more than the reads made of them (docs/performance.md).
@@ -388,7 +408,8 @@ export class Rankings {
       entries.filter((entry) => entry !== undefined),
       reply[2] === 'desc' ? 'desc' : 'asc',
     );
-    return { total: Number(reply[0]), season: Number(reply[1]), entries };
+    const found = { total: Number(reply[0]), season: Number(reply[1]), entries };
+    return withBestRank ? { ...found, bestRank: bestRankOf(String(reply.at(-1))) } : found;
   }
 
   async page(
@@ -421,11 +442,8 @@ export class Rankings {
   }
 
   /** The best rank the player's reports reached this season and when (docs/history.md part 4), or null. */
-  async bestRankOf(board: { internalId: number }, playerId: string): Promise<{ rank: number; at: Date } | null> {
-    const held = await this.redis.hget(leaderboardKeys(this.prefix, board.internalId).bestRanks, playerId);
-    if (!held) return null;
-    const [rank, at] = held.split(':');
-    return { rank: Number(rank), at: new Date(Number(at)) };
+  async bestRankOf(board: { internalId: number }, playerId: string): Promise<BestRank | null> {
+    return bestRankOf((await this.redis.readBestRank(...readBestRankKeys(this.prefix, board.internalId), playerId)) ?? '');
   }
 
   /** The player's current score on the board, or undefined. */
@@ -437,7 +455,7 @@ export class Rankings {
   /** The score a banned player holds on the board out of the ranking, or undefined. */
   async hiddenScore(board: RankedBoard, playerId: string): Promise<number | undefined> {
     const keys = scoresOfKeys(this.prefix, board.internalId, 'hidden', undefined);
-    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', playerId));
+    const reply = await this.guard.run(board, () => this.redis.scoresOf(...keys, board.sortOrder, '', 'hidden', '', playerId));
     const score = reply === -1 ? '' : String(reply[3]);
     return score === '' ? undefined : Number(score);
   }

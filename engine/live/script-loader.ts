@@ -27,6 +27,7 @@ declare module 'ioredis' {
     markPrepared(...args: ScriptArg[]): Result<number, Context>;
     scheduleResets(...args: ScriptArg[]): Result<number | null, Context>;
     readSeasons(...args: ScriptArg[]): Result<(string | number)[], Context>;
+    readBestRank(...args: ScriptArg[]): Result<string | null, Context>;
     requestRebuild(...args: ScriptArg[]): Result<string, Context>;
     setLayout(...args: ScriptArg[]): Result<number, Context>;
     scanHidden(...args: ScriptArg[]): Result<(string | number)[], Context>;

@@ -1,5 +1,6 @@
 import type { RedisClient } from './redis.js';
 import {
+  allBestRankKeys,
   allMemberKeys,
   applyGroupMovesKeys,
   endedGroupKeys,
@@ -282,7 +283,8 @@ export class SeasonRotation {
     const ended = [...(await this.endedSeasons(board)).keys()].flatMap((season) =>
       Object.values(endedSeasonKeys(this.prefix, board.internalId, season)),
     );
-    await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...this.allMemberKeys(board));
+    const spread = [...this.allMemberKeys(board), ...allBestRankKeys(this.prefix, board.internalId)];
+    await this.redis.unlink(...Object.values(this.keys(board)), ...ended, ...spread);
   }
 
   private allMemberKeys(board: { internalId: number }): string[] {

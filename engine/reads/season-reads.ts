@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { NotFoundError } from '../errors.js';
 import type { ArchivedEntry, ArchivedSeason, SeasonArchiveStore } from '../seasons/season-archive-store.js';
-import type { Rankings } from '../live/rankings.js';
+import type { BestRank, Rankings } from '../live/rankings.js';
 import type { AskedSeason, RankedBoard, RankedEntry, Standings } from '../live/types.js';
 
 /** An entry as read, with what an archived season froze beside its score. */
@@ -94,19 +94,27 @@ export class SeasonReads {
 
   /**
    * Scores and ranks of the given members, and the season read; `archived` when the season was read
-   * from its archive.
+   * from its archive. `withBestRank`: the first player's best rank too, read with the entry (null
+   * on an archive).
    */
   async scoresOf(
     board: RankedBoard,
     view: Standings,
     ids: string[],
     season: AskedSeason,
-  ): Promise<{ total: number; season: number; entries: (SeasonEntry | undefined)[]; archived: boolean }> {
-    return this.either<{ total: number; season: number; entries: (SeasonEntry | undefined)[]; archived: boolean }>(
+    withBestRank = false,
+  ): Promise<{ total: number; season: number; entries: (SeasonEntry | undefined)[]; archived: boolean; bestRank?: BestRank | null }> {
+    return this.either<{
+      total: number;
+      season: number;
+      entries: (SeasonEntry | undefined)[];
+      archived: boolean;
+      bestRank?: BestRank | null;
+    }>(
       board,
       season,
       async () => {
-        const found = await this.deps.rankings.scoresOf(board, view, ids, season);
+        const found = await this.deps.rankings.scoresOf(board, view, ids, season, withBestRank);
         return found ? { ...found, archived: false } : NOT_HERE;
       },
       async (asked) => {

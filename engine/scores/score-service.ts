@@ -3,7 +3,7 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { PlayerService, PlayerProfile } from '../players/player-service.js';
 import type { PersistenceMarks } from '../persistence/marks.js';
-import { LayoutChangedError, type Rankings, type ReportOutcome } from '../live/rankings.js';
+import { LayoutChangedError, type BestRank, type Rankings, type ReportOutcome } from '../live/rankings.js';
 import { tieFieldsOf, tiebreakersProblem, type TieFields } from '../leaderboards/ties.js';
 import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { RetryRecord, RetryRecords } from './retry-records.js';
@@ -53,7 +53,7 @@ export interface PlayerRecord extends TieFields {
   /** On a league board, in the current season: the player's tier, group and rank within it. */
   place?: GroupPlace;
   /** The best rank the player's reports reached this season, and when (null in an archived season). */
-  bestRank: { rank: number; at: Date } | null;
+  bestRank: BestRank | null;
 }
 
 /** Score reports and player records: validation against the leaderboard, then one script per board. */
@@ -220,15 +220,19 @@ export class ScoreService {
       this.deps.leaderboards.get(gameId, leaderboardId),
       this.deps.players.get(gameId, playerId),
     ]);
-    const { total, entries, season: read } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season);
+    // The best rank is read in the entry's step (so a board rebuilt by this read has it back too);
+    // only the current season's record carries one.
+    const {
+      total,
+      entries,
+      season: read,
+      bestRank = null,
+    } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season, season === undefined);
     const entry = entries[0];
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'${when}.`);
     }
-    // After the entry's read, which brings a board that lost its live state back first (the best
-    // rank with it): read beside it, a rebuilding board's best rank would still be missing.
-    const bestRank = season === undefined ? await this.deps.rankings.bestRankOf(leaderboard, playerId) : null;
     // An archived record shows the clan the player was in when the season ended.
     const asOfSeason = entry.archivedClanId === undefined ? player : { ...player, clanId: entry.archivedClanId };
     // On a league board the group first: rewards may follow the rank within it.

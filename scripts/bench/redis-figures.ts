@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { allMemberKeys, boardRetryKey, leaderboardKeys, requestRetryKey } from '../../engine/live/keys.js';
+import { allBestRankKeys, allMemberKeys, boardRetryKey, leaderboardKeys, requestRetryKey } from '../../engine/live/keys.js';
 import type { Leaderboard } from '../../engine/leaderboards/leaderboard-store.js';
 import type { BenchParts } from './engine-parts.js';
 import { randomBelow, playerId } from './fixtures.js';
@@ -17,7 +17,8 @@ export interface MemoryFigures {
 
 /**
  * Bytes per ranked entry: every key the engine keeps for the leaderboard (exact, SAMPLES 0),
- * divided by the number of ranked players. On a clan board that includes the member hashes.
+ * divided by the number of ranked players. On a clan board that includes the member hashes; on
+ * a large board, the hashes its best ranks are spread over.
  */
 export async function memoryPerEntry(redis: Redis, parts: BenchParts, board: Leaderboard): Promise<MemoryFigures> {
   const keys = leaderboardKeys(parts.prefix, board.internalId);
@@ -29,6 +30,8 @@ export async function memoryPerEntry(redis: Redis, parts: BenchParts, board: Lea
   }
   const members = (await Promise.all(allMemberKeys(parts.prefix, board.internalId).map(usage))).reduce((sum, n) => sum + n, 0);
   if (members) bytes.members = members;
+  const spreadBestRanks = (await Promise.all(allBestRankKeys(parts.prefix, board.internalId).map(usage))).reduce((sum, n) => sum + n, 0);
+  if (spreadBestRanks) bytes.bestRanks = (bytes.bestRanks ?? 0) + spreadBestRanks;
   const entries = await redis.zcard(keys.scores);
   const total = Object.values(bytes).reduce((sum, n) => sum + n, 0);
   return { entries, bytes, perEntry: entries === 0 ? 0 : total / entries };

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import calculateSlot from 'cluster-key-slot';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
+  BEST_RANK_BUCKETS,
   MEMBER_BUCKETS,
+  allBestRankKeys,
   allMemberKeys,
   datasetKey,
   endedSeasonKeys,
@@ -16,6 +20,7 @@ import {
   resetSeasonKeys,
   scoresOfKeys,
 } from '../../engine/live/keys.js';
+import { luaDir } from '../../engine/paths.js';
 
 describe('unit: Redis key builders', () => {
   it("when a board's keys are built, then every one carries the board's hash tag and so lands in one Cluster slot", () => {
@@ -27,6 +32,7 @@ describe('unit: Redis key builders', () => {
       ...mergeScoresKeys('lb', 42, ['a', 'b', 'c']),
       ...scoresOfKeys('lb', 42, 'clans', 5),
       ...allMemberKeys('lb', 42).slice(0, 100),
+      ...allBestRankKeys('lb', 42).slice(0, 100),
       lockKey('lb', 'prepare', { internalId: 42 }),
     ];
     for (const key of keys) expect(key, key).to.match(/^lb:lb:\{42\}:/);
@@ -54,6 +60,13 @@ describe('unit: Redis key builders', () => {
       expect(all.has(memberKey('lb', 9, player)), player).to.equal(true);
       expect(memberKey('lb', 9, player)).to.equal(memberKey('lb', 9, player));
     }
+  });
+
+  it("when a board's best-rank hashes are listed, then they are every bucket the Lua include writes", () => {
+    const include = readFileSync(path.join(luaDir, 'includes', 'best-ranks.lua'), 'utf8');
+    expect(Number(/^local BEST_RANK_BUCKETS = (\d+)$/m.exec(include)?.[1])).to.equal(BEST_RANK_BUCKETS);
+    expect(allBestRankKeys('lb', 9)).to.have.length(BEST_RANK_BUCKETS);
+    expect(allBestRankKeys('lb', 9).at(-1)).to.equal(`${leaderboardKeys('lb', 9).bestRanks}:${BEST_RANK_BUCKETS - 1}`);
   });
 
   it('when renamed key fields are built, then their Redis key strings are the ones a running deployment already holds', () => {

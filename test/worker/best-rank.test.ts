@@ -5,6 +5,7 @@ import {
   createLeaderboard,
   internalBoard,
   reportScore,
+  reportScores,
   secretKey,
   signupMany,
   type TestGame,
@@ -12,6 +13,7 @@ import {
 } from '../helpers/fixtures.js';
 import { boardLosesLiveState, inParallel, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, type ServiceProcess } from '../helpers/processes.js';
+import { allBestRankKeys, leaderboardKeys } from '../../engine/live/keys.js';
 
 interface Answer {
   rank: number;
@@ -89,6 +91,73 @@ describe('best_rank on player records', function () {
     await boardLosesLiveState(board);
     const after = await Promise.all(players.map((player) => record(leaderboard, player)));
     for (const [i, shown] of after.entries()) expect(shown, `after the rebuild: ${players[i]!.playerId}`).to.deep.equal(before[i]);
+  });
+
+  it('when a board grows past 2,048 entries, where best ranks spread over compact hashes, then each stays the best of its answers through persistence, a rebuild, a removal and a reset', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const players = await signupMany(game, 60);
+    const answers = new Map<string, number[]>(players.map((p) => [p.playerId, []]));
+    const reportAll = (round: number) =>
+      inParallel(
+        players.map((player, p) => async () => {
+          const { rank } = await answered(leaderboard, player, 100_000 + ((p * 7919 + round * 104729) % 1000));
+          answers.get(player.playerId)!.push(rank);
+        }),
+        20,
+      );
+    await reportAll(0); // a small board: one hash
+    // 2,000 players below everyone: the 60 keep their ranks, and the board is past the spread size.
+    const fillers = await signupMany(game, 2000);
+    await reportScores(
+      game,
+      leaderboard,
+      fillers.map((filler, i) => [filler, i]),
+    );
+    await reportAll(1); // the better answers move to the spread hashes, the worse leave the old ones
+    await reportAll(2);
+    // Both forms are in use: those written while the board was small, and the spread ones.
+    const { redis, prefix } = testStores();
+    const unspread = await redis.hlen(leaderboardKeys(prefix, board.internalId).bestRanks);
+    const spread = (await Promise.all(allBestRankKeys(prefix, board.internalId).map((key) => redis.hlen(key)))).reduce((a, b) => a + b, 0);
+    expect([unspread, spread].map((n) => n > 0)).to.deep.equal([true, true]);
+    expect(unspread + spread).to.equal(2060);
+
+    const expectBest = async (when: string) => {
+      for (const player of players) {
+        const shown = await record(leaderboard, player);
+        expect(shown.best_rank, `${when}: best_rank of ${player.playerId}`).to.equal(Math.min(...answers.get(player.playerId)!));
+      }
+    };
+    await expectBest('live');
+    await waitForPersistence(board);
+    const { rows } = await testStores().pool.query<{ player_id: string; best_rank: number }>(
+      'SELECT player_id, best_rank FROM scores WHERE leaderboard_internal_id = $1 AND player_id = ANY($2)',
+      [board.internalId, players.map((p) => p.playerId)],
+    );
+    for (const row of rows) expect(row.best_rank, `persisted ${row.player_id}`).to.equal(Math.min(...answers.get(row.player_id)!));
+    expect(rows).to.have.length(60);
+    await boardLosesLiveState(board);
+    await expectBest('after a rebuild');
+
+    // A removal drops the best rank wherever it was kept: the next report starts it over.
+    const [ann] = players;
+    await api().delete(`/api/v1/server/leaderboards/${leaderboard}/scores/${ann!.playerId}`).set(secretKey(game)).expect(204);
+    const again = await answered(leaderboard, ann!, 1_000);
+    expect((await record(leaderboard, ann!)).best_rank).to.equal(again.rank);
+
+    // A reset drops them all: the player who ranked best last season, fourth now, says 4.
+    const bestOf = (player: TestPlayer) => Math.min(...answers.get(player.playerId)!);
+    const leader = players.slice(1).reduce((a, b) => (bestOf(b) < bestOf(a) ? b : a));
+    expect(bestOf(leader)).to.be.below(4);
+    await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+    await reportScores(
+      game,
+      leaderboard,
+      [fillers[0]!, fillers[1]!, fillers[2]!].map((filler, i) => [filler, 10 + i]),
+    );
+    expect((await answered(leaderboard, leader, 5)).rank).to.equal(4);
+    expect((await record(leaderboard, leader)).best_rank).to.equal(4);
   });
 
   it('when a report keeps a worse rank on a best board, then best_rank and its time stay those of the better answer', async () => {

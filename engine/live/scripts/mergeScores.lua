@@ -15,7 +15,7 @@
   and the clan totals: a rebuild never brings a banned player back (their marks are set first).
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 season, 11 metadata, 12 banned, 13 hidden,
-        14 bestRanks, then member (each player's member key, in the order of the players in ARGV)
+        14 bestRanks (includes/best-ranks), then member (each player's member key, in the order of the players in ARGV)
   ARGV: 1 'desc'|'asc', 2 the season the entries belong to, 3 'best'|'missing', then player id,
         score, metadata ('' for none), tiebreakers (comma-separated, '' for none), achieved at (ms,
         '' for none), best rank ('<rank>:<ms>', '' for none) for each player
@@ -28,6 +28,7 @@
 -- @include "clan-totals"
 -- @include "apply-score"
 -- @include "live-season"
+-- @include "best-ranks"
 
 local K = boardKeys()
 local value = redis.call('GET', KEYS[10])
@@ -60,9 +61,9 @@ for i = 4, #ARGV, 6 do
     local _, applied = applyScore(K, E, KEYS[15 + (i - 4) / 6], player, entry, rule, clock)
     improved = applied
   end
-  local best, held = ARGV[i + 5], redis.call('HGET', KEYS[14], player)
-  if best ~= '' and (not held or tonumber(string.match(best, '^%d+')) < tonumber(string.match(held, '^%d+'))) then
-    redis.call('HSET', KEYS[14], player, best)
+  local best, held = ARGV[i + 5], bestRankOf(KEYS[14], player)
+  if best ~= '' and (not held or rankOfBestRank(best) < rankOfBestRank(held)) then
+    setBestRank(KEYS[14], player, best, redis.call('ZCARD', K.scores))
   end
   if improved then
     changed = changed + 1

@@ -28,6 +28,7 @@
 -- @include "clan-totals"
 -- @include "live-season"
 -- @include "seats"
+-- @include "best-ranks"
 
 local K = boardKeys()
 local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
@@ -84,7 +85,7 @@ else
   end
   if done then
     redis.call('HDEL', metadata, player)
-    redis.call('HDEL', KEYS[22], player)
+    dropBestRank(KEYS[22], player)
     redis.call('HSET', versions, player, nextVersion(K, clock))
     redis.call('ZADD', dirty, 'NX', clock.ms, player)
   end

@@ -24,6 +24,7 @@
 -- @include "clock"
 -- @include "entries"
 -- @include "live-season"
+-- @include "best-ranks"
 
 local E = entriesOf(KEYS[2], KEYS[9], storedLayout(KEYS[10]))
 local n = tonumber(ARGV[2])
@@ -42,7 +43,7 @@ for i = 3, last, 5 do
   local held = entry and entryFields(entry) or ''
   if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version
       and (redis.call('HGET', KEYS[11], player) or '') == ARGV[i + 3]
-      and (redis.call('HGET', KEYS[12], player) or '') == ARGV[i + 4] then
+      and (bestRankOf(KEYS[12], player) or '') == ARGV[i + 4] then
     redis.call('ZREM', KEYS[1], player)
     if version ~= '' then redis.call('HDEL', KEYS[7], player) end
   end

@@ -18,6 +18,7 @@
 -- @include "clock"
 -- @include "entries"
 -- @include "live-season"
+-- @include "best-ranks"
 
 -- A live job keeps the flag alive; if its worker dies, the flag expires and the sweeper re-queues.
 redis.call('PEXPIRE', KEYS[6], ARGV[3])
@@ -35,7 +36,7 @@ for i = 1, #marked, 2 do
   local score, tiebreakers, at = '', '', ''
   if entry then score, tiebreakers, at = entryFields(entry) end
   for _, field in ipairs({ player, score, marked[i + 1], redis.call('HGET', KEYS[9], player) or '', redis.call('HGET', KEYS[8], player) or '', tiebreakers, at,
-                                 redis.call('HGET', KEYS[13], player) or '', redis.call('HGET', KEYS[14], player) or '' }) do
+                                 redis.call('HGET', KEYS[13], player) or '', bestRankOf(KEYS[14], player) or '' }) do
     table.insert(players, field)
   end
 end

@@ -7,8 +7,8 @@
         key), 13 season, 14 metadata, 15 versions, 16 retryRecord (the request's record on this board),
         17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
         24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats), 28 overtaken (the
-        board's stream of player.overtaken records), 29 bestRanks (player -> '<rank>:<ms>', the best
-        rank their reports reached this season)
+        board's stream of player.overtaken records), 29 bestRanks (the best rank their reports
+        reached this season, includes/best-ranks)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -35,6 +35,7 @@
 -- @include "clan-totals"
 -- @include "apply-score"
 -- @include "live-season"
+-- @include "best-ranks"
 -- @include "window"
 -- @include "seats"
 
@@ -151,9 +152,10 @@ local rank = rankOfEntry(E, player, held)
 -- from each answer in its own step. A better one is persisted like the entry, so it is marked too
 -- (on a best board a report that keeps the score may rank better than ever, once players above it
 -- were banned or removed).
-local best = redis.call('HGET', KEYS[29], player)
-if not best or rank < tonumber(string.match(best, '^%d+')) then
-  redis.call('HSET', KEYS[29], player, string.format('%d:%d', rank, clock.ms))
+local total = redis.call('ZCARD', K.scores)
+local best = bestRankOf(KEYS[29], player)
+if not best or rank < rankOfBestRank(best) then
+  setBestRank(KEYS[29], player, string.format('%d:%d', rank, clock.ms), total)
   redis.call('ZADD', dirty, 'NX', clock.ms, player)
   if needsJob == 0 and redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then needsJob = 1 end
 end
@@ -167,7 +169,7 @@ if changed and rank <= notifyTop and (not before or entryAhead(E, held, before))
     redis.call('XADD', KEYS[28], 'MAXLEN', '~', 10000, '*', 'season', season, 'by', player, 'score', score, 'players', overtaken)
   end
 end
-local reply = { score, changed and 1 or 0, rank, redis.call('ZCARD', K.scores), needsJob, tonumber(season), heldTiebreakers, at, left,
+local reply = { score, changed and 1 or 0, rank, total, needsJob, tonumber(season), heldTiebreakers, at, left,
                 (changed and wasTop) and 1 or 0, overtaken }
 if fingerprint ~= '' then
   local answer = { fingerprint, score, reply[2], reply[3], reply[4], reply[6], heldTiebreakers == '' and '-' or heldTiebreakers, at == '' and '-' or at,

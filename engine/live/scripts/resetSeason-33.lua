@@ -31,6 +31,7 @@
 -- @include "clan-totals"
 -- @include "live-season"
 -- @include "seats"
+-- @include "best-ranks"
 
 local K = boardKeys()
 local dirty, queued, seasonKey, startedKey, endedSeasons, scheduled = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15]
@@ -67,7 +68,8 @@ if redis.call('EXISTS', KEYS[26]) == 1 then
 end
 -- Entries, seats, attempts, batches' reservations and best ranks start over (tiers stay); the archive has no use for them
 -- (UNLINK: freed in the background, so a large season's seats do not hold up this step).
-redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[27], KEYS[28], KEYS[31], KEYS[32], KEYS[33])
+redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[27], KEYS[28], KEYS[31], KEYS[32])
+dropBestRanks(KEYS[33])
 -- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
 local numbered = redis.call('HGETALL', K.clanIds)
 for i = 1, #numbered, 2 do
