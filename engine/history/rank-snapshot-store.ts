@@ -131,6 +131,20 @@ export class RankSnapshotStore {
     return result.rows;
   }
 
+  /**
+   * The player's snapshots on the given boards from `since` (a day, inclusive) on, by board then day:
+   * at most `most` rows in all (the newest boards' first when cut).
+   */
+  async recentOf(playerId: string, internalIds: number[], since: string, most: number): Promise<(HistoryPoint & { internalId: number })[]> {
+    const result = await this.db.query<HistoryPoint & { internalId: number }>(
+      `SELECT leaderboard_internal_id AS "internalId", day::text AS day, season, rank, score FROM rank_snapshots
+       WHERE player_id = $1 AND leaderboard_internal_id = ANY($2::bigint[]) AND day >= $3::date
+       ORDER BY leaderboard_internal_id DESC, day LIMIT $4`,
+      [playerId, internalIds, since, most],
+    );
+    return result.rows;
+  }
+
   /** The ranks the given players held in the board's snapshot of `day` (absent: not in it). */
   async ranksAt(internalId: number, day: string, playerIds: string[]): Promise<Map<string, number>> {
     const result = await this.db.query<{ player_id: string; rank: number }>(

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { api } from '../helpers/context.js';
+import { api, testStores } from '../helpers/context.js';
 import {
   createClan,
   createGame,
   createLeaderboard,
+  internalBoard,
   namedPlayer,
   reportScore,
   reportScores,
@@ -16,6 +17,30 @@ import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { dashboardUrl, expectAccessible, httpSession, openSection, signInWithSecretKey } from './support.js';
 
 const XSS_NAME = '<script>alert(1)</script>';
+
+/** The UTC day `back` days before today. */
+const daysAgo = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+
+/** Three days of `player`'s rank on the board, as the worker's daily snapshots record them (docs/history.md): a season change before the last. */
+const HISTORY = [
+  { day: daysAgo(3), season: 1, rank: 5, score: 120 },
+  { day: daysAgo(2), season: 1, rank: 2, score: 480 },
+  { day: daysAgo(1), season: 2, rank: 3, score: 500 },
+];
+async function recordHistory(internalId: number, playerId: string): Promise<void> {
+  const { pool } = testStores();
+  for (const { day, season, rank, score } of HISTORY) {
+    await pool.query('INSERT INTO rank_snapshot_days (leaderboard_internal_id, day, season, entries) VALUES ($1, $2, $3, 10)', [
+      internalId,
+      day,
+      season,
+    ]);
+    await pool.query(
+      'INSERT INTO rank_snapshots (leaderboard_internal_id, day, player_id, season, rank, score) VALUES ($1, $2, $3, $4, $5, $6)',
+      [internalId, day, playerId, season, rank, score],
+    );
+  }
+}
 
 /** The player ids a client reading the whole leaderboard sees. */
 async function listedIds(game: TestGame, reader: TestPlayer, leaderboardId: string): Promise<string[]> {
@@ -65,6 +90,7 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
       [target, 500],
       [other, 300],
     ]);
+    await recordHistory((await internalBoard(game, leaderboard)).internalId, target.playerId);
   });
 
   after(async () => {
@@ -112,6 +138,34 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
     const link = await row.getByRole('link', { name: leaderboard }).getAttribute('href');
     expect(link).to.equal(`/dashboard/leaderboards/${leaderboard}`);
     await expectAccessible(page, 'a player page');
+    await close();
+  });
+
+  it('when a player with daily ranks is opened, then their rank history shows as a drawn chart described in words, with the same numbers as a table', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await page.goto(dashboardUrl(`/players/${target.playerId}`));
+    const history = page.getByRole('region', { name: 'Rank history, last 90 days' });
+    expect(await history.getByRole('heading', { level: 3 }).allTextContents()).to.deep.equal([leaderboard]);
+    const chart = history.getByRole('img');
+    expect(await chart.getAttribute('aria-label')).to.equal(
+      `Daily rank on ${leaderboard}, 3 days from ${HISTORY[0]!.day} to ${HISTORY[2]!.day}: 5 then 3, best 2.`,
+    );
+    // uPlot drew it: a canvas as wide as its card.
+    const drawn = await chart.locator('canvas').evaluate((canvas: HTMLCanvasElement) => canvas.width);
+    expect(drawn).to.be.greaterThan(200);
+    await history.getByText(`Daily ranks on ${leaderboard} as a table`).click();
+    const rows = await history
+      .locator('table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent!.trim())));
+    expect(rows).to.deep.equal(HISTORY.map(({ day, season, rank, score }) => [day, String(season), String(rank), String(score)]));
+    await expectAccessible(page, "a player's rank history");
+    expect(problems).to.deep.equal([]);
+
+    // A player without any: said in words, no chart and no script.
+    await page.goto(dashboardUrl(`/players/${other.playerId}`));
+    const none = page.getByRole('region', { name: 'Rank history, last 90 days' });
+    expect(await none.textContent()).to.include('No daily rank yet');
+    expect(await none.getByRole('img').count()).to.equal(0);
     await close();
   });
 

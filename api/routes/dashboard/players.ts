@@ -1,4 +1,6 @@
 import type { PlayerDetails, PlayerSummary } from '../../../engine/players/player-lookup.js';
+import { RECENT_HISTORY } from '../../../engine/history/rank-history.js';
+import type { HistoryPoint } from '../../../engine/history/rank-snapshot-store.js';
 import { endpoint } from '../endpoint.js';
 import {
   aliasId,
@@ -133,6 +135,49 @@ function scoresTable(screen: Screen, player: PlayerDetails) {
   )}`;
 }
 
+/**
+ * The player's daily ranks on each board as a chart (drawn by dashboard.js with uPlot, best rank on
+ * top, a gap between seasons), described in words for screen readers, and as a table.
+ */
+function rankHistory(history: { leaderboardId: string; points: HistoryPoint[] }[]) {
+  if (history.length === 0) {
+    return html`<p class="muted">
+      No daily rank yet on the leaderboards where the player holds a score: ranks are recorded once a day, on each leaderboard that changed.
+    </p>`;
+  }
+  return history.map(({ leaderboardId, points }, i) => {
+    const first = points[0]!;
+    const last = points.at(-1)!;
+    const best = Math.min(...points.map((point) => point.rank));
+    const id = `rank-history-${i}`;
+    const label =
+      points.length === 1
+        ? `Rank on ${leaderboardId}: ${first.rank} on ${first.day}.`
+        : `Daily rank on ${leaderboardId}, ${points.length} days from ${first.day} to ${last.day}: ${first.rank} then ${last.rank}, best ${best}.`;
+    return html`<h3 id="${id}-title">${leaderboardId}</h3>
+      <div id="${id}" class="chart rank-chart" role="img" aria-label="${label}" data-rank-history="${id}-data"></div>
+      <details>
+        <summary>Daily ranks on ${leaderboardId} as a table</summary>
+        ${dataTable(
+          ['Day (UTC)', { label: 'Season', numeric: true }, { label: 'Rank', numeric: true }, { label: 'Score', numeric: true }],
+          points.map(
+            (point) =>
+              html`<tr>
+                <td>${point.day}</td>
+                <td class="number">${String(point.season)}</td>
+                <td class="number">${String(point.rank)}</td>
+                <td class="number">${String(point.score)}</td>
+              </tr>`,
+          ),
+          { caption: `Daily ranks on ${leaderboardId}` },
+        )}
+      </details>
+      <script type="application/json" id="${id}-data">
+        ${JSON.stringify(points.map((point) => [Date.parse(`${point.day}T00:00:00Z`) / 1000, point.rank, point.season]))}
+      </script>`;
+  });
+}
+
 export const playerPageEndpoint = endpoint({
   method: 'get',
   path: '/dashboard/players/:player_id',
@@ -140,7 +185,7 @@ export const playerPageEndpoint = endpoint({
   tag: 'Dashboard',
   summary: 'A player',
   description:
-    "A player's details (as GET /api/v1/server/players/:player_id) with their score and rank on each leaderboard, and forms to change their display name, clan and aliases and to ban or unban them.",
+    "A player's details (as GET /api/v1/server/players/:player_id) with their score and rank on each leaderboard, their daily ranks over the last 90 days as charts (and tables), and forms to change their display name, clan and aliases and to ban or unban them.",
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
@@ -151,6 +196,11 @@ export const playerPageEndpoint = endpoint({
   notFound: ['player_not_found'],
   async handler({ caller: { game }, params, query, app, req, res }) {
     const player = await app.engine.playerLookup.details(game.id, params.player_id);
+    const history = await app.engine.history.recentOf(
+      game.id,
+      player.id,
+      player.scores.map((held) => held.leaderboardId),
+    );
     const screen = screenOf(app, req, res, game);
     const path = playerPath(player.id);
     const ban = player.bannedAt
@@ -190,6 +240,10 @@ export const playerPageEndpoint = endpoint({
         <h2>Scores and ranks</h2>
         ${scoresTable(screen, player)}
       </section>
+      <section class="card" aria-labelledby="rank-history-title">
+        <h2 id="rank-history-title">Rank history, last ${String(RECENT_HISTORY.days)} days</h2>
+        ${rankHistory(history)}
+      </section>
       <section class="card">
         <h2>Change</h2>
         ${postForm(
@@ -219,7 +273,14 @@ export const playerPageEndpoint = endpoint({
         <h2>Moderation</h2>
         ${ban}
       </section>`;
-    return pageReply(dashboardPage(screen, { title: player.displayName, section: 'Players', body }));
+    return pageReply(
+      dashboardPage(screen, {
+        title: player.displayName,
+        section: 'Players',
+        body,
+        ...(history.length > 0 && { scripts: ['uPlot.iife.min.js', 'dashboard.js'], styles: ['uPlot.min.css'] }),
+      }),
+    );
   },
 });
 
