@@ -109,8 +109,8 @@ export interface LeaderboardKeys {
   overtaken: string;
   /**
    * hash player -> the best rank their reports reached this season and when (docs/history.md part
-   * 4); persisted like entries, restored by the rebuild. A large board spreads them over
-   * BEST_RANK_BUCKETS hashes named after this key (engine/live/scripts/includes/best-ranks.lua).
+   * 4); persisted like entries, restored by the rebuild. A large board spreads them over the
+   * BEST_RANK_LEVELS hashes named after this key (engine/live/scripts/includes/best-ranks.lua).
    */
   bestRanks: string;
 }
@@ -543,13 +543,17 @@ export function allMemberKeys(prefix: string, internalId: number): string[] {
   return Array.from({ length: MEMBER_BUCKETS }, (_, bucket) => `${base}:members:${bucket}`);
 }
 
-/** How many hashes a large board's best ranks are spread over (includes/best-ranks.lua says it too). */
-export const BEST_RANK_BUCKETS = 1021;
+/**
+ * How many hashes a large board's best ranks are spread over at each level past the first (the
+ * board's own best-ranks hash); includes/best-ranks.lua says it too.
+ */
+export const BEST_RANK_LEVELS = [1021, 16381] as const;
 
-/** Every hash that may hold best ranks of a leaderboard, to drop them or measure them. */
+/** Every key that may hold best ranks of a leaderboard beside its best-ranks hash, to drop them or measure them. */
 export function allBestRankKeys(prefix: string, internalId: number): string[] {
   const base = leaderboardKeys(prefix, internalId).bestRanks;
-  return Array.from({ length: BEST_RANK_BUCKETS }, (_, bucket) => `${base}:${bucket}`);
+  const spread = BEST_RANK_LEVELS.flatMap((buckets, i) => Array.from({ length: buckets }, (_, bucket) => `${base}:${i + 1}:${bucket}`));
+  return [`${base}:level`, ...spread];
 }
 
 /** Channel on which API processes announce key, player and leaderboard changes to each other. */

@@ -3,7 +3,7 @@ import calculateSlot from 'cluster-key-slot';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  BEST_RANK_BUCKETS,
+  BEST_RANK_LEVELS,
   MEMBER_BUCKETS,
   allBestRankKeys,
   allMemberKeys,
@@ -62,11 +62,14 @@ describe('unit: Redis key builders', () => {
     }
   });
 
-  it("when a board's best-rank hashes are listed, then they are every bucket the Lua include writes", () => {
+  it("when a board's best-rank hashes are listed, then they are every bucket of every level the Lua include writes", () => {
     const include = readFileSync(path.join(luaDir, 'includes', 'best-ranks.lua'), 'utf8');
-    expect(Number(/^local BEST_RANK_BUCKETS = (\d+)$/m.exec(include)?.[1])).to.equal(BEST_RANK_BUCKETS);
-    expect(allBestRankKeys('lb', 9)).to.have.length(BEST_RANK_BUCKETS);
-    expect(allBestRankKeys('lb', 9).at(-1)).to.equal(`${leaderboardKeys('lb', 9).bestRanks}:${BEST_RANK_BUCKETS - 1}`);
+    const levels = /^local BEST_RANK_LEVELS = (.*)$/m.exec(include)![1]!;
+    expect([...levels.matchAll(/buckets = (\d+)/g)].map((m) => Number(m[1]))).to.deep.equal([...BEST_RANK_LEVELS]);
+    const base = leaderboardKeys('lb', 9).bestRanks;
+    const keys = allBestRankKeys('lb', 9);
+    expect(keys).to.have.length(1 + BEST_RANK_LEVELS[0] + BEST_RANK_LEVELS[1]);
+    expect([keys[0], keys[1], keys.at(-1)]).to.deep.equal([`${base}:level`, `${base}:1:0`, `${base}:2:${BEST_RANK_LEVELS[1] - 1}`]);
   });
 
   it('when renamed key fields are built, then their Redis key strings are the ones a running deployment already holds', () => {

@@ -119,7 +119,9 @@ describe('best_rank on player records', function () {
     // Both forms are in use: those written while the board was small, and the spread ones.
     const { redis, prefix } = testStores();
     const unspread = await redis.hlen(leaderboardKeys(prefix, board.internalId).bestRanks);
-    const spread = (await Promise.all(allBestRankKeys(prefix, board.internalId).map((key) => redis.hlen(key)))).reduce((a, b) => a + b, 0);
+    const [level, ...hashes] = allBestRankKeys(prefix, board.internalId);
+    expect(await redis.get(level!), 'the highest level written').to.equal('1');
+    const spread = (await Promise.all(hashes.map((key) => redis.hlen(key)))).reduce((a, b) => a + b, 0);
     expect([unspread, spread].map((n) => n > 0)).to.deep.equal([true, true]);
     expect(unspread + spread).to.equal(2060);
 
@@ -151,6 +153,8 @@ describe('best_rank on player records', function () {
     const leader = players.slice(1).reduce((a, b) => (bestOf(b) < bestOf(a) ? b : a));
     expect(bestOf(leader)).to.be.below(4);
     await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+    const kept = await redis.exists(leaderboardKeys(prefix, board.internalId).bestRanks, ...allBestRankKeys(prefix, board.internalId));
+    expect(kept, 'best-rank keys left by the reset').to.equal(0);
     await reportScores(
       game,
       leaderboard,

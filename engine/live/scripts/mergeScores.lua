@@ -61,9 +61,10 @@ for i = 4, #ARGV, 6 do
     local _, applied = applyScore(K, E, KEYS[15 + (i - 4) / 6], player, entry, rule, clock)
     improved = applied
   end
-  local best, held = ARGV[i + 5], bestRankOf(KEYS[14], player)
+  local entries = redis.call('ZCARD', K.scores)
+  local best, held = ARGV[i + 5], bestRankOf(KEYS[14], player, entries)
   if best ~= '' and (not held or rankOfBestRank(best) < rankOfBestRank(held)) then
-    setBestRank(KEYS[14], player, best, redis.call('ZCARD', K.scores))
+    setBestRank(KEYS[14], player, best, entries)
   end
   if improved then
     changed = changed + 1

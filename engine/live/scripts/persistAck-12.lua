@@ -29,6 +29,7 @@
 local E = entriesOf(KEYS[2], KEYS[9], storedLayout(KEYS[10]))
 local n = tonumber(ARGV[2])
 local last = 2 + 5 * n
+local entries = redis.call('ZCARD', KEYS[2])
 local season = redis.call('GET', KEYS[6])
 if (season and parseSeason(season) or '') ~= ARGV[1] then
   return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) + 1
@@ -43,7 +44,7 @@ for i = 3, last, 5 do
   local held = entry and entryFields(entry) or ''
   if held == ARGV[i + 1] and (redis.call('HGET', KEYS[7], player) or '') == version
       and (redis.call('HGET', KEYS[11], player) or '') == ARGV[i + 3]
-      and (bestRankOf(KEYS[12], player) or '') == ARGV[i + 4] then
+      and (bestRankOf(KEYS[12], player, entries) or '') == ARGV[i + 4] then
     redis.call('ZREM', KEYS[1], player)
     if version ~= '' then redis.call('HDEL', KEYS[7], player) end
   end

@@ -25,6 +25,7 @@ redis.call('PEXPIRE', KEYS[6], ARGV[3])
 
 local E = entriesOf(KEYS[2], KEYS[11], storedLayout(KEYS[12]))
 local players = {}
+local entries = redis.call('ZCARD', KEYS[2])
 local marked = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
 for i = 1, #marked, 2 do
   local player = marked[i]
@@ -36,7 +37,7 @@ for i = 1, #marked, 2 do
   local score, tiebreakers, at = '', '', ''
   if entry then score, tiebreakers, at = entryFields(entry) end
   for _, field in ipairs({ player, score, marked[i + 1], redis.call('HGET', KEYS[9], player) or '', redis.call('HGET', KEYS[8], player) or '', tiebreakers, at,
-                                 redis.call('HGET', KEYS[13], player) or '', bestRankOf(KEYS[14], player) or '' }) do
+                                 redis.call('HGET', KEYS[13], player) or '', bestRankOf(KEYS[14], player, entries) or '' }) do
     table.insert(players, field)
   end
 end

@@ -153,7 +153,7 @@ local rank = rankOfEntry(E, player, held)
 -- (on a best board a report that keeps the score may rank better than ever, once players above it
 -- were banned or removed).
 local total = redis.call('ZCARD', K.scores)
-local best = bestRankOf(KEYS[29], player)
+local best = bestRankOf(KEYS[29], player, total)
 if not best or rank < rankOfBestRank(best) then
   setBestRank(KEYS[29], player, string.format('%d:%d', rank, clock.ms), total)
   redis.call('ZADD', dirty, 'NX', clock.ms, player)

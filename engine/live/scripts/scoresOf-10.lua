@@ -61,6 +61,6 @@ for i = 5, #ARGV do
 end
 if ARGV[4] == 'best' then
   local live = E.ranking == KEYS[1] and ARGV[5]
-  reply[#reply + 1] = live and bestRankOf(KEYS[10], ARGV[5]) or ''
+  reply[#reply + 1] = live and bestRankOf(KEYS[10], ARGV[5], size) or ''
 end
 return reply
