@@ -164,6 +164,50 @@ describe('best_rank on player records', function () {
     expect((await record(leaderboard, leader)).best_rank).to.equal(4);
   });
 
+  it('when a board holds more than 98,304 entries, then best ranks go to the second level of hashes, and read, persist and drop with the board as on smaller ones', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const players = await signupMany(game, 6);
+    await answered(leaderboard, players[0]!, 1_000_000); // the board is live: its season is set
+    // Entries below everyone's, written straight into the ranking: only its size matters here.
+    const { redis, prefix } = testStores();
+    const { scores, bestRanks } = leaderboardKeys(prefix, board.internalId);
+    for (let from = 0; from < 98_304; from += 8_192) {
+      await redis.zadd(scores, ...Array.from({ length: 8_192 }, (_, i) => [from + i, `seeded-${from + i}`]).flat());
+    }
+    const answers = new Map<string, number[]>(players.map((p) => [p.playerId, []]));
+    for (const round of [0, 1]) {
+      await inParallel(
+        players.slice(1).map((player, p) => async () => {
+          const { rank } = await answered(leaderboard, player, 500_000 + ((p * 7919 + round * 104729) % 1000));
+          answers.get(player.playerId)!.push(rank);
+        }),
+      );
+    }
+    const [level, ...hashes] = allBestRankKeys(prefix, board.internalId);
+    expect(await redis.get(level!), 'the highest level written').to.equal('2');
+    const levelTwo = hashes.filter((key) => key.startsWith(`${bestRanks}:2:`));
+    const held = (await Promise.all(levelTwo.map((key) => redis.hlen(key)))).reduce((a, b) => a + b, 0);
+    expect(held, 'best ranks at the second level').to.equal(5);
+    for (const player of players.slice(1)) {
+      expect((await record(leaderboard, player)).best_rank, player.playerId).to.equal(Math.min(...answers.get(player.playerId)!));
+    }
+    await waitForPersistence(board);
+    const { rows } = await testStores().pool.query<{ player_id: string; best_rank: number }>(
+      'SELECT player_id, best_rank FROM scores WHERE leaderboard_internal_id = $1 AND player_id = ANY($2)',
+      [board.internalId, players.slice(1).map((p) => p.playerId)],
+    );
+    expect(rows.map((row) => row.best_rank).sort()).to.deep.equal(
+      players
+        .slice(1)
+        .map((p) => Math.min(...answers.get(p.playerId)!))
+        .sort(),
+    );
+
+    await api().delete(`/api/v1/server/leaderboards/${leaderboard}`).set(secretKey(game)).expect(204);
+    expect(await redis.exists(bestRanks, ...allBestRankKeys(prefix, board.internalId)), 'best-rank keys left by the deletion').to.equal(0);
+  });
+
   it('when a report keeps a worse rank on a best board, then best_rank and its time stay those of the better answer', async () => {
     const leaderboard = await createLeaderboard(game);
     const [ann, ben] = await signupMany(game, 2);

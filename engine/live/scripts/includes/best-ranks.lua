@@ -3,14 +3,15 @@
 -- would pass Redis's listpack limit on any sizeable board and cost ~90 bytes a player as a
 -- hashtable. So the board's size when a best rank is written picks where it goes: level 0, the base
 -- hash itself (fewer than 2,048 entries: a few hundred one-field hashes would cost more); level 1,
--- one of 1,021 hashes '<base>:1:<n>' (up to 131,072 entries: ~128 fields a hash at most, within
--- Redis's default listpack limit); level 2, one of 16,381 hashes '<base>:2:<n>' (beyond). The base
+-- one of 1,021 hashes '<base>:1:<n>' (up to 98,304 entries: ~96 fields a hash, so that hardly any
+-- passes Redis's default listpack limit of 128 and turns into a hashtable); level 2, one of 16,381
+-- hashes '<base>:2:<n>' (beyond). The base
 -- key's hash tag keeps them all in its slot. The value is one integer ('<rank><ms, 13 digits>'),
 -- which a listpack keeps in 9 bytes: ~27 bytes a player. A player's best rank is in one place: each
 -- write deletes it from the others. '<base>:level' remembers the highest level written this season,
 -- so a new season drops only the hashes that may exist.
 -- The bucket counts are also engine/live/keys.ts's (which drops the hashes with their board).
-local BEST_RANK_LEVELS = { { from = 2048, buckets = 1021 }, { from = 131072, buckets = 16381 } }
+local BEST_RANK_LEVELS = { { from = 2048, buckets = 1021 }, { from = 98304, buckets = 16381 } }
 
 -- The level a board of `entries` entries writes to.
 local function bestRankLevel(entries)
