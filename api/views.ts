@@ -1,4 +1,6 @@
 import type { AuditEntry } from '../engine/audit/audit-store.js';
+import type { Review } from '../engine/reviews/review-store.js';
+import type { DecidedReview } from '../engine/reviews/review-service.js';
 import type { ThirdPartyKey } from '../engine/auth/third-party-key-store.js';
 import type { Clan } from '../engine/clans/clan-store.js';
 import type { CreatedGame } from '../engine/games/game-service.js';
@@ -77,6 +79,11 @@ export function leaderboardView(leaderboard: Leaderboard): Value<typeof R.Leader
     max_players: leaderboard.maxPlayers,
     max_attempts: leaderboard.maxAttempts,
     notify_top: leaderboard.notifyTop,
+    review: leaderboard.review && {
+      above: leaderboard.review.above,
+      max_gain_per_second: leaderboard.review.maxGainPerSecond,
+      outlier_factor: leaderboard.review.outlierFactor,
+    },
     opens_at: window?.opensAt?.toISOString() ?? null,
     closes_at: window?.closesAt?.toISOString() ?? null,
     state: windowState(window, Date.now()),
@@ -478,5 +485,32 @@ export function groupListView(
     total: page.total,
     limit,
     offset,
+  };
+}
+
+/** A held score in the review queue (docs/review.md). */
+export function reviewView(review: Review): Value<typeof R.Review> {
+  return {
+    review_id: review.reviewId,
+    leaderboard_id: review.leaderboardId,
+    season: review.season,
+    player_id: review.playerId,
+    display_name: review.displayName,
+    score: review.score,
+    previous_score: review.previousScore,
+    metadata: review.metadata as Value<typeof R.Review>['metadata'],
+    reason: review.reason,
+    held_at: review.heldAt.toISOString(),
+  };
+}
+
+export function reviewDecisionView(review: DecidedReview): Value<typeof R.ReviewDecision> {
+  return {
+    review_id: review.reviewId,
+    leaderboard_id: review.leaderboardId,
+    season: review.season,
+    player_id: review.playerId,
+    decision: review.decision,
+    decided_at: review.decidedAt.toISOString(),
   };
 }

@@ -72,6 +72,9 @@ import { createAudit } from './audit/create-audit.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { createModeration } from './moderation/create-moderation.js';
 import type { ModerationService } from './moderation/moderation-service.js';
+import { ReviewStore } from './reviews/review-store.js';
+import { ReviewService } from './reviews/review-service.js';
+import { HeldScores } from './reviews/held-scores.js';
 
 /** What the API uses: use-case services only, wired once per process. */
 export interface Engine {
@@ -99,6 +102,8 @@ export interface Engine {
   clans: ClanService;
   seasons: SeasonService;
   moderation: ModerationService;
+  /** The review queue of held scores (docs/review.md). */
+  reviews: ReviewService;
   maintenance: Maintenance;
   rateLimits: RateLimits;
   auditLog: AuditLog;
@@ -197,6 +202,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     webhooks: new WebhookStore(pool),
     aliases: new AliasStore(pool),
     rankSnapshots: new RankSnapshotStore(pool),
+    reviews: new ReviewStore(pool),
   };
   const transact = transactionsOn(pool);
   const webhookQueue = new WebhookQueue({ connection: queueConnection, prefix });
@@ -223,6 +229,7 @@ async function createCore(config: Readonly<Config>, logger: Logger) {
     players: stores.players,
     scores: stores.scores,
     seats: stores.seats,
+    reviews: stores.reviews,
     rankings,
     schedules: seasons.schedules,
     detectLoss: () => dataset.detectLoss(),
@@ -363,6 +370,11 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       marks,
       counter: activity.reportCounter,
       live,
+      held: new HeldScores({
+        store: stores.reviews,
+        transact,
+        events: new WebhookEvents({ store: stores.webhooks, queue: core.webhookQueue }),
+      }),
     });
     const moderation = createModeration({
       transact,
@@ -410,6 +422,16 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       clans,
       seasons: core.seasons.service,
       moderation,
+      reviews: new ReviewService({
+        store: stores.reviews,
+        transact,
+        audit,
+        leaderboards,
+        rankings,
+        marks,
+        live,
+        moderation,
+      }),
       maintenance: core.maintenance,
       rateLimits: new RateLimits({ redis, keyPrefix: prefix }),
       auditLog: createAudit({ store: audit }),
@@ -447,6 +469,7 @@ export async function createPersistenceEngine(config: Readonly<Config>, logger: 
       pace: pacedTo(config.archiveCpuShare),
       events,
       players: core.stores.players,
+      reviews: core.stores.reviews,
       overtaken: new OvertakenEvents({
         redis: core.redis,
         prefix: config.redisKeyPrefix,

@@ -16,6 +16,7 @@ import { serverAuditLogEndpoints } from './server/audit-log.js';
 import { serverClanEndpoints } from './server/clans.js';
 import { serverLeaderboardEndpoints } from './server/leaderboards.js';
 import { serverModerationEndpoints } from './server/moderation.js';
+import { serverReviewEndpoints } from './server/reviews.js';
 import { serverPlayerEndpoints } from './server/players.js';
 import { serverRewardEndpoints } from './server/rewards.js';
 import { serverEntryEndpoints } from './server/entries.js';
@@ -52,6 +53,7 @@ export const ROUTE_GROUPS: RouteGroup[] = [
       ...serverClanEndpoints,
       ...serverPlayerEndpoints,
       ...serverModerationEndpoints,
+      ...serverReviewEndpoints,
       ...serverRewardEndpoints,
       ...serverEntryEndpoints,
       ...serverGroupEndpoints,

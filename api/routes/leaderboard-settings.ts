@@ -69,6 +69,34 @@ export const leagueGroups = nullable(
     "A league: each season a player joins a group of their tier on entering or on their first report; set or removed only before the board's first score (then only tiers added at the top); null: no groups",
   );
 
+/** A review rule's value: a finite number, or null (missing too) for no such rule. */
+const reviewRule = (schema: Joi.NumberSchema, example: number, description: string) =>
+  optional(nullable(schema.strict()).example(example).description(`${description}; null (default): no such rule`));
+
+/** When client reports are held for review instead of ranked: the `review` setting (docs/review.md). */
+export const reviewRules = nullable(
+  object({
+    above: reviewRule(
+      Joi.number(),
+      100_000,
+      "A client report whose resulting score is better than this, by the board's sort order, is held",
+    ),
+    max_gain_per_second: reviewRule(
+      Joi.number().min(0),
+      50,
+      "A client report beating the player's kept score by more than this times the seconds since that score was reached is held (>= 0)",
+    ),
+    outlier_factor: reviewRule(
+      Joi.number().positive(),
+      2,
+      "A client report better than the first entry's score by more than this times its absolute value is held (> 0)",
+    ),
+  }),
+)
+  // null: a request built from the examples makes a board whose reports are never held.
+  .example(null)
+  .description('When client reports are held for review instead of ranked (docs/review.md); null (default): never');
+
 /** A leaderboard's settings as the API names them: the body of PUT /api/v1/server/leaderboards/:leaderboard_id. */
 export const settingsBody = object({
   name: optional(name),
@@ -116,6 +144,7 @@ export const settingsBody = object({
         'player.overtaken names the players a report passes who ranked within the first notify_top (0-1,000); 0 (default): none',
       ),
   ),
+  review: optional(reviewRules),
   rewards_by: optional(
     oneOf('rank', 'group_rank')
       .example('rank')
@@ -160,6 +189,13 @@ export function settingsOf(fields: SettingsFields): Partial<LeaderboardSettings>
     ...(fields.max_attempts !== undefined && { maxAttempts: fields.max_attempts }),
     ...(fields.groups !== undefined && { groups: fields.groups }),
     ...(fields.notify_top !== undefined && { notifyTop: fields.notify_top }),
+    ...(fields.review !== undefined && {
+      review: fields.review && {
+        above: fields.review.above ?? null,
+        maxGainPerSecond: fields.review.max_gain_per_second ?? null,
+        outlierFactor: fields.review.outlier_factor ?? null,
+      },
+    }),
     ...(fields.rewards !== undefined && {
       rewards: fields.rewards.map((band) => ({ rankFrom: band.rank_from, rankTo: band.rank_to, reward: band.reward })),
     }),

@@ -346,6 +346,25 @@ export const Leaderboard = object({
     .max(1000)
     .example(0)
     .description('player.overtaken names the players a report passes who ranked within the first notify_top; 0: none'),
+  review: nullable(
+    object({
+      above: nullable(num())
+        .example(100_000)
+        .description("A client report whose resulting score is better than this, by the board's sort order, is held; null: no such rule"),
+      max_gain_per_second: nullable(num().min(0))
+        .example(50)
+        .description(
+          "A client report beating the player's kept score by more than this times the seconds since that score was reached is held; null: no such rule",
+        ),
+      outlier_factor: nullable(num().positive())
+        .example(2)
+        .description(
+          "A client report better than the first entry's score by more than this times its absolute value is held; null: no such rule",
+        ),
+    }),
+  )
+    .example(null)
+    .description('When client reports are held for review instead of ranked (docs/review.md); null: never'),
   open_seconds: nullable(int().min(60))
     .example(null)
     .description('How long each season accepts reports from its start (s), with a reset schedule; null: the whole season'),
@@ -581,3 +600,30 @@ export const GroupList = object({
   ),
   ...paging(),
 }).id('GroupList');
+const reviewFields = () => ({
+  review_id: str().example('3f0c6f5e-2b7a-4c1e-9d55-7a0b1c2d3e4f').description('The held score, as approve and reject name it'),
+  leaderboard_id: leaderboardId(),
+  season: season(),
+  player_id: playerId(),
+  display_name: nullable(str()).example('Alex').description("The player's display name; null when they set none"),
+  score: score().description("The held score: what the player sees as counted (later client reports joined by the board's rule)"),
+  previous_score: nullable(num()).example(900).description('The score the player held when the hold began; null when they held none'),
+  metadata: nullable(Joi.object().unknown(true)).example(null).description("The held report's metadata"),
+  reason: oneOf('above', 'gain', 'outlier').example('above').description('The review rule that caught the report (docs/review.md)'),
+  held_at: time().description('When the hold began'),
+});
+export const Review = object(reviewFields()).id('Review');
+export const ReviewList = object({
+  reviews: arrayOf(Review),
+  total: total().description('Undecided held scores (of the leaderboard, when asked)'),
+  limit: int().min(1).example(50),
+  offset: int().min(0).example(0),
+}).id('ReviewList');
+export const ReviewDecision = object({
+  review_id: reviewFields().review_id,
+  leaderboard_id: leaderboardId(),
+  season: season(),
+  player_id: playerId(),
+  decision: oneOf('approved', 'rejected').example('approved'),
+  decided_at: time().description('When it was decided'),
+}).id('ReviewDecision');

@@ -38,6 +38,7 @@ const DEFAULTS: Omit<LeaderboardSettings, 'name'> = {
   rewardsBy: 'rank',
   listed: false,
   notifyTop: 0,
+  review: null,
 };
 
 /**
@@ -314,6 +315,12 @@ function settingsView(settings: LeaderboardSettings): Record<string, unknown> {
     max_players: settings.maxPlayers,
     max_attempts: settings.maxAttempts,
     notify_top: settings.notifyTop,
+    // Rebuilt in the API's names, always in the same order (compared as JSON below).
+    review: settings.review && {
+      above: settings.review.above,
+      max_gain_per_second: settings.review.maxGainPerSecond,
+      outlier_factor: settings.review.outlierFactor,
+    },
     groups: settings.groups && {
       size: settings.groups.size,
       tiers: settings.groups.tiers,

@@ -7,6 +7,18 @@ import type { LeagueSettings } from '../competitions/leagues.js';
 
 export type LeaderboardType = 'individual' | 'clan';
 
+/**
+ * When a client report is held for review instead of ranked (docs/review.md); each rule null: none.
+ * above: its resulting score is better than this (by the board's order); maxGainPerSecond: it beats the
+ * player's kept score by more than this times the seconds since that score was reached; outlierFactor:
+ * it is better than the first entry's score by more than this times that score's absolute value.
+ */
+export interface ReviewRules {
+  above: number | null;
+  maxGainPerSecond: number | null;
+  outlierFactor: number | null;
+}
+
 export interface LeaderboardSettings {
   name: string;
   type: LeaderboardType;
@@ -46,6 +58,8 @@ export interface LeaderboardSettings {
   listed: boolean;
   /** `player.overtaken` names the players a report passes within the first this many ranks; 0: none (docs/events.md part 5). */
   notifyTop: number;
+  /** When client reports are held for review (docs/review.md); null: never. */
+  review: ReviewRules | null;
 }
 
 export interface Leaderboard extends LeaderboardSettings {
@@ -94,10 +108,24 @@ interface LeaderboardRow {
   rewards_by: RewardsBy;
   listed: boolean;
   notify_top: number;
+  review: ReviewRow | null;
   active_at: Date;
 }
 
 export type RewardsBy = 'rank' | 'group_rank';
+
+/** The review rules as the review column holds them: the API's names. */
+interface ReviewRow {
+  above: number | null;
+  max_gain_per_second: number | null;
+  outlier_factor: number | null;
+}
+
+const reviewOf = (row: ReviewRow | null): ReviewRules | null =>
+  row && { above: row.above ?? null, maxGainPerSecond: row.max_gain_per_second ?? null, outlierFactor: row.outlier_factor ?? null };
+
+const reviewRow = (review: ReviewRules | null): ReviewRow | null =>
+  review && { above: review.above, max_gain_per_second: review.maxGainPerSecond, outlier_factor: review.outlierFactor };
 
 const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   internalId: row.internal_id,
@@ -130,6 +158,7 @@ const toLeaderboard = (row: LeaderboardRow): Leaderboard => ({
   rewardsBy: row.rewards_by,
   listed: row.listed,
   notifyTop: row.notify_top,
+  review: reviewOf(row.review),
   activeAt: row.active_at,
 });
 
@@ -159,6 +188,7 @@ const settingValues = (settings: LeaderboardSettings) => [
   settings.groups && JSON.stringify(settings.groups),
   settings.rewardsBy,
   settings.notifyTop,
+  settings.review && JSON.stringify(reviewRow(settings.review)),
 ];
 
 /** A board's state now, as windowState() (engine/competitions/window.ts) tells it. */
@@ -170,7 +200,7 @@ const STATE_SQL = `CASE
   ELSE 'open' END`;
 
 const COLUMNS =
-  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, rewards_by, listed, join_required, max_players, max_attempts, groups, notify_top, active_at';
+  'internal_id, game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score, created_at, updated_at, season, season_started_at, reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, rewards_by, listed, join_required, max_players, max_attempts, groups, notify_top, review, active_at';
 
 export class LeaderboardStore {
   // The pool, or (through `in`) the client of a transaction.
@@ -307,8 +337,8 @@ export class LeaderboardStore {
     const { rows } = await this.pool.query<LeaderboardRow>(
       `INSERT INTO leaderboards (game_id, leaderboard_id, name, type, sort_order, client_reports, min_score, max_score,
          reset_cron, reset_timezone, keep_seasons, update_strategy, tie_break, tiebreakers, opens_at, closes_at, window_season, open_seconds, rewards, listed,
-         join_required, max_players, max_attempts, groups, rewards_by, notify_top)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+         join_required, max_players, max_attempts, groups, rewards_by, notify_top, review)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
        ON CONFLICT (game_id, leaderboard_id) DO NOTHING RETURNING ${COLUMNS}`,
       [gameId, leaderboardId, ...settingValues(settings)],
     );
@@ -321,7 +351,7 @@ export class LeaderboardStore {
          max_score = $7, reset_cron = $8, reset_timezone = $9, keep_seasons = $10,
          update_strategy = $11, tie_break = $12, tiebreakers = $13, opens_at = $14, closes_at = $15,
          window_season = $16, open_seconds = $17, rewards = $18, listed = $19, join_required = $20,
-         max_players = $21, max_attempts = $22, groups = $23, rewards_by = $24, notify_top = $25, updated_at = now()
+         max_players = $21, max_attempts = $22, groups = $23, rewards_by = $24, notify_top = $25, review = $26, updated_at = now()
        WHERE internal_id = $1 RETURNING ${COLUMNS}`,
       [internalId, ...settingValues(settings)],
     );

@@ -113,6 +113,12 @@ export interface LeaderboardKeys {
    * BEST_RANK_LEVELS hashes named after this key (engine/live/scripts/includes/best-ranks.lua).
    */
   bestRanks: string;
+  /**
+   * hash player -> their held score this season (docs/review.md; engine/live/scripts/includes/review.lua),
+   * and, on boards judging gains, hash player -> when their kept score was reached (ms).
+   */
+  held: string;
+  reached: string;
 }
 
 /** The ranking zsets of an ended season, kept until the worker has archived them. */
@@ -167,6 +173,8 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     reserved: `${base}:reserved`,
     overtaken: `${base}:overtaken`,
     bestRanks: `${base}:best-ranks`,
+    held: `${base}:held`,
+    reached: `${base}:reached`,
   };
 }
 
@@ -197,7 +205,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-29.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-31.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -224,10 +232,12 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.reserved,
     k.overtaken,
     k.bestRanks,
+    k.held,
+    k.reached,
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-22.lua). */
+/** The moderation script's keys for this player (moderateEntry-23.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -245,6 +255,7 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.groups,
     k.groupRoom,
     k.bestRanks,
+    k.held,
   ];
 }
 
@@ -330,7 +341,7 @@ export function scheduleResetsKeys(prefix: string, internalId: number): string[]
   return [k.season, k.seasonStarted, k.scheduledResets];
 }
 
-/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-33.lua). */
+/** The reset script's keys, the ended season's named for `expected`, the season to end (resetSeason-35.lua). */
 export function resetSeasonKeys(prefix: string, internalId: number, expected: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   const ended = endedSeasonKeys(prefix, internalId, expected);
@@ -360,6 +371,8 @@ export function resetSeasonKeys(prefix: string, internalId: number, expected: nu
     k.reservations,
     k.reserved,
     k.bestRanks,
+    k.held,
+    k.reached,
   ];
 }
 
@@ -431,6 +444,23 @@ export function seatOfKeys(prefix: string, internalId: number): string[] {
 export function restoreSeatsKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting, k.groups, k.groupIndex, k.groupRoom];
+}
+
+/** The keys of the script reading a player's held score as their own reads show it (heldView-5.lua). */
+export function heldViewKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.scores, k.sortKeys, k.layout, k.held, k.season];
+}
+
+/** The keys of the script dropping a rejected held score (rejectHeld-1.lua). */
+export function rejectHeldKeys(prefix: string, internalId: number): string[] {
+  return [leaderboardKeys(prefix, internalId).held];
+}
+
+/** The keys of the script putting persisted held scores back on a rebuild (restoreHeld-2.lua). */
+export function restoreHeldKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.season, k.held];
 }
 
 /** The keys of the script entering or withdrawing a player (enterSeason-23.lua). */

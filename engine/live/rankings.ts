@@ -12,6 +12,9 @@ import {
   readRangeKeys,
   reconcileClanKeys,
   reportScoreKeys,
+  heldViewKeys,
+  rejectHeldKeys,
+  restoreHeldKeys,
   scoresOfKeys,
   setClansKeys,
   setLayoutKeys,
@@ -52,6 +55,8 @@ export interface ReportExtras {
   arrivedAt?: number;
   /** The report uses an attempt and seat its batch reserved (reserveReports). */
   reserved?: boolean;
+  /** A client's report: the board's review rules judge it (docs/review.md). */
+  judged?: boolean;
 }
 
 /** How long a batch's reservation holds its attempts and seat unused (docs/competitions.md, part 3). */
@@ -77,6 +82,7 @@ const REFUSALS: Record<number, () => AppError> = {
   7: () => new ForbiddenError('Players must enter this leaderboard before reporting: enter it first.', 'not_entered'),
   8: () => new ConflictError('The leaderboard is full: every seat of this season is taken.', 'leaderboard_full'),
   9: () => new ForbiddenError('This player has no attempt left in this season.', 'attempts_exhausted'),
+  10: () => new ConflictError('This held score is no longer pending: it was decided, or its season ended.'),
 };
 
 /** Why an entry or a withdrawal was refused, by enterSeason's reason code. */
@@ -136,6 +142,62 @@ export interface ReportOutcome {
   attemptsLeft: number | undefined;
   /** The players the report overtook within the board's notify_top, nearest first (docs/events.md part 5). */
   overtaken: Overtaken[];
+  /** The held score the report made or joined (docs/review.md); the answer then shows it as if counted. */
+  held?: HeldScore;
+}
+
+/** A held score as Redis keeps it (engine/live/scripts/includes/review.lua). */
+export interface HeldScore {
+  /** Redis's clock (µs) when the hold began: tells one hold of the player from the next. */
+  heldUs: string;
+  /** Bumped by every report that joins the hold. */
+  version: number;
+  reason: 'above' | 'gain' | 'outlier';
+  heldAt: Date;
+  /** The entry the player sees: score, tiebreakers, and when reached on earliest boards. */
+  score: string;
+  tiebreakers: number[];
+  achievedAt: number | undefined;
+  /** On sum boards, what an approval adds. */
+  amount: number | null;
+  previousScore: number | null;
+  /** Compact JSON, '' for none. */
+  metadata: string;
+}
+
+/** Reads a held record (includes/review.lua). */
+export function parseHeld(record: string): HeldScore {
+  const match = /^(\d+) (\d+) ([a-z]+) (\d+) (\S+) (\S+) (\S+) (\S+) (\S+) ?(.*)$/s.exec(record);
+  if (!match) throw new Error(`unreadable held record: ${record}`);
+  const [, heldUs, version, reason, heldAt, score, amount, tiebreakers, at, previous, metadata] = match as unknown as string[];
+  return {
+    heldUs: heldUs!,
+    version: Number(version),
+    reason: reason as HeldScore['reason'],
+    heldAt: new Date(Number(heldAt)),
+    score: score!,
+    tiebreakers: tiebreakers === '-' ? [] : tiebreakers!.split(',').map(Number),
+    achievedAt: at === '-' ? undefined : Number(at),
+    amount: amount === '-' ? null : Number(amount),
+    previousScore: previous === '-' ? null : Number(previous),
+    metadata: metadata ?? '',
+  };
+}
+
+/** Writes a held record back (for a rebuild): the inverse of parseHeld. */
+export function formatHeld(held: HeldScore): string {
+  return [
+    held.heldUs,
+    held.version,
+    held.reason,
+    held.heldAt.getTime(),
+    held.score,
+    held.amount === null ? '-' : String(held.amount),
+    held.tiebreakers.length === 0 ? '-' : held.tiebreakers.join(','),
+    held.achievedAt === undefined ? '-' : String(held.achievedAt),
+    held.previousScore === null ? '-' : String(held.previousScore),
+    held.metadata,
+  ].join(' ');
 }
 
 /** A player a report overtook, and their rank after it (one worse than before). */
@@ -214,10 +276,71 @@ export class Rankings {
         ...ruleArgs(board),
         extras.reserved ? '1' : '',
         board.notifyTop ? String(board.notifyTop) : '',
+        reviewArg(board),
+        extras.judged && board.review ? '1' : '',
+        '',
       );
-    const reply = await this.guard.run(board, call);
+    return this.outcomeOf(await this.guard.run(board, call));
+  }
+
+  /**
+   * Applies the player's held score as a report made now, by the board's rule (docs/review.md), if
+   * it is still the hold `heldUs`; throws a 409 otherwise (decided, or its season ended).
+   */
+  async approveHeld(board: ReportedBoard, playerId: string, heldUs: string): Promise<ReportOutcome> {
+    const touching = this.persistence.beforeMarking(board);
+    if (touching) await touching;
+    const keys = reportScoreKeys(this.prefix, board.internalId, playerId);
+    const call = () =>
+      this.redis.reportScore(
+        ...keys,
+        playerId,
+        '0',
+        board.sortOrder,
+        QUEUED_FLAG_TTL_MS,
+        board.updateStrategy,
+        '',
+        '',
+        0,
+        '',
+        Date.now(),
+        ...ruleArgs(board),
+        '',
+        board.notifyTop ? String(board.notifyTop) : '',
+        reviewArg(board),
+        '',
+        heldUs,
+      );
+    return this.outcomeOf(await this.guard.run(board, call));
+  }
+
+  /** Drops the player's held score if it is still the hold `heldUs`: whether it was. */
+  async rejectHeld(board: { internalId: number }, playerId: string, heldUs: string): Promise<boolean> {
+    return (await this.redis.rejectHeld(...rejectHeldKeys(this.prefix, board.internalId), playerId, heldUs)) === 1;
+  }
+
+  /** The player's held score as their own reads show it: ranked as if counted (docs/review.md). */
+  async heldView(board: RankedBoard, playerId: string): Promise<{ held: HeldScore; rank: number; total: number } | undefined> {
+    const reply = await this.guard.run(board, () =>
+      this.redis.heldView(...heldViewKeys(this.prefix, board.internalId), playerId, board.sortOrder),
+    );
+    if (reply.length === 0) return undefined;
+    return { held: parseHeld(reply[0]), rank: reply[1], total: reply[2] };
+  }
+
+  /** Puts persisted held scores back into a board being rebuilt; false when the season moved on. */
+  async restoreHeld(board: { internalId: number }, season: number, held: { playerId: string; held: HeldScore }[]): Promise<boolean> {
+    const keys = restoreHeldKeys(this.prefix, board.internalId);
+    for (const chunk of chunks(held, 2000)) {
+      const set = await this.redis.restoreHeld(...keys, season, ...chunk.flatMap((h) => [h.playerId, formatHeld(h.held)]));
+      if (set === -1) return false;
+    }
+    return true;
+  }
+
+  private outcomeOf(reply: Awaited<ReturnType<RedisClient['reportScore']>>): ReportOutcome {
     if (reply.length === 1) throw REFUSALS[reply[0]]!();
-    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft, wasTop, overtaken] = reply;
+    const [best, improved, rank, total, needsJob, season, tiebreakers, achievedAt, attemptsLeft, wasTop, overtaken, held] = reply;
     return {
       best,
       improved: improved === 1,
@@ -229,6 +352,7 @@ export class Rankings {
       season,
       attemptsLeft: attemptsLeft === '' || attemptsLeft === undefined ? undefined : Number(attemptsLeft),
       overtaken: overtakenOf(overtaken ?? ''),
+      ...(held && { held: parseHeld(held) }),
       ...entryExtras(tiebreakers, achievedAt),
     };
   }
@@ -631,6 +755,13 @@ function placeAmong(entries: RankedEntry[], tiesListed: SortOrder): void {
  * open from its start ('' for none).
  */
 /** The board's window and entry rules, as every script that judges a report takes them (8 arguments). */
+/** The board's review rules as the report script takes them (includes/review.lua): '' for none. */
+function reviewArg(board: ReportedBoard): string {
+  const rules = board.review;
+  if (!rules) return '';
+  return [rules.above, rules.maxGainPerSecond, rules.outlierFactor].map((value) => (value === null ? '' : String(value))).join('|');
+}
+
 function ruleArgs(board: ReportedBoard): string[] {
   return [...windowArgs(board), ...seatArgs(board)];
 }

@@ -10,7 +10,13 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     reportScore(
       ...args: ScriptArg[]
-    ): Result<[string, number, number, number, number, number, string, string, number | string, number?, string?] | [number], Context>;
+    ): Result<
+      [string, number, number, number, number, number, string, string, number | string, number?, string?, string?] | [number],
+      Context
+    >;
+    heldView(...args: ScriptArg[]): Result<[] | [string, number, number], Context>;
+    rejectHeld(...args: ScriptArg[]): Result<number, Context>;
+    restoreHeld(...args: ScriptArg[]): Result<number, Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;
     reconcileClan(...args: ScriptArg[]): Result<number, Context>;

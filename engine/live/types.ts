@@ -39,6 +39,8 @@ export interface ReportedBoard extends RankedBoard {
   groups?: { size: number } | null;
   /** Reports name the players they overtake within the first this many ranks (docs/events.md part 5); none when 0 or left out. */
   notifyTop?: number;
+  /** Its review rules (docs/review.md); none when null or left out. */
+  review?: { above: number | null; maxGainPerSecond: number | null; outlierFactor: number | null } | null;
 }
 
 /**

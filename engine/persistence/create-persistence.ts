@@ -7,6 +7,7 @@ import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import { PersistenceMarks } from './marks.js';
 import { PersistenceQueue } from './persistence-queue.js';
 import { Persister } from './persister.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 import type { ScoreStore } from './score-store.js';
 import type { SeatStore } from './seat-store.js';
 import type { LeagueMoves } from '../competitions/league-moves.js';
@@ -40,6 +41,7 @@ export function createPersister(deps: {
   events: WebhookEvents;
   players: PlayerStore;
   overtaken: OvertakenEvents;
+  reviews: ReviewStore;
 }): Persister {
   return new Persister(deps);
 }

@@ -12,6 +12,7 @@ import type { Pace } from '../pace.js';
 import { EVENT_TOP, standingsData, type RecordedAttempts, type WebhookEvents } from '../events/webhook-events.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { OvertakenEvents } from '../events/overtaken-events.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -36,6 +37,8 @@ export class Persister {
       players: PlayerStore;
       /** `player.overtaken` records wait in Redis for the board's persistence job (docs/events.md part 5). */
       overtaken: OvertakenEvents;
+      /** A season's undecided held scores are rejected in its archive's transaction (docs/review.md). */
+      reviews: ReviewStore;
     },
   ) {}
 
@@ -72,6 +75,16 @@ export class Persister {
           // A reset PostgreSQL missed (it was down) is audited now, once, under the row lock the archive holds.
           if (!archived) return;
           await this.deps.audit.in(client).recordResetOnce(board, season);
+          // Held scores still undecided when their season ends are rejected by the service itself.
+          for (const { reviewId, playerId } of await this.deps.reviews.in(client).rejectSeason(board.internalId, season)) {
+            await this.deps.audit.in(client).record({
+              gameId: board.gameId,
+              actor: 'system',
+              action: 'review.reject',
+              target: reviewId,
+              details: { leaderboard_id: board.id, season, player_id: playerId, reason: 'season_ended' },
+            });
+          }
           ended = await this.deps.events.record(client, {
             gameId: board.gameId,
             type: 'season.ended',

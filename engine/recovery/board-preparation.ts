@@ -6,6 +6,7 @@ import type { ResetSchedules } from '../seasons/reset-schedules.js';
 import type { Rankings } from '../live/rankings.js';
 import { layoutOf } from '../live/types.js';
 import { hasEntryRules } from '../competitions/entry-rules.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 
 /**
  * What PostgreSQL holds for a board's preparation: persisted scores, barred players in its game,
@@ -15,9 +16,11 @@ export interface BoardSources {
   scores: boolean;
   barred: boolean;
   clans: boolean;
+  /** Undecided held scores (docs/review.md). */
+  held: boolean;
 }
 
-const EVERY_SOURCE: BoardSources = { scores: true, barred: true, clans: true };
+const EVERY_SOURCE: BoardSources = { scores: true, barred: true, clans: true, held: true };
 
 /**
  * Brings a leaderboard's Redis state in line with PostgreSQL: the layout of its entries (by its tie
@@ -39,6 +42,7 @@ export class BoardPreparation {
       players: PlayerStore;
       scores: ScoreStore;
       seats: SeatStore;
+      reviews: ReviewStore;
       schedules: ResetSchedules;
     },
   ) {}
@@ -48,9 +52,10 @@ export class BoardPreparation {
    * reads nothing for the many boards that hold nothing (docs/architecture.md, "A lost dataset never answers wrong").
    */
   async survey(boards: readonly Leaderboard[]): Promise<Map<number, BoardSources>> {
-    const [scored, games] = await Promise.all([
+    const [scored, games, held] = await Promise.all([
       this.deps.scores.boardsHoldingScores(boards),
       this.deps.players.gamesWithBarredOrClans(boards.map((board) => board.gameId)),
+      this.deps.reviews.boardsHolding(boards.map((board) => board.internalId)),
     ]);
     return new Map(
       boards.map((board) => [
@@ -59,6 +64,7 @@ export class BoardPreparation {
           scores: scored.has(board.internalId),
           barred: games.barred.has(board.gameId),
           clans: board.type === 'clan' && games.clans.has(board.gameId),
+          held: held.has(board.internalId),
         },
       ]),
     );
@@ -98,6 +104,11 @@ export class BoardPreparation {
       for await (const page of this.deps.seats.seatPages(leaderboard.internalId, season)) {
         if (!(await this.deps.rankings.restoreSeats(leaderboard, season, page))) return;
       }
+    }
+    // Held scores survive a lost Redis still held: an approval then counts them once (docs/review.md).
+    if (sources.held) {
+      const held = await this.deps.reviews.heldOf(leaderboard.internalId, season);
+      if (held.length > 0 && !(await this.deps.rankings.restoreHeld(leaderboard, season, held))) return;
     }
     await this.deps.rankings.markPrepared(leaderboard);
   }

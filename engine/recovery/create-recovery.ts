@@ -6,6 +6,7 @@ import type { ScoreStore } from '../persistence/score-store.js';
 import type { SeatStore } from '../persistence/seat-store.js';
 import type { PlayerStore } from '../players/player-store.js';
 import type { ResetSchedules } from '../seasons/reset-schedules.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 import { BoardPreparation } from './board-preparation.js';
 import { BoardRecovery, Rebuild } from './rebuild.js';
 
@@ -20,6 +21,7 @@ export function createRecovery(deps: {
   players: PlayerStore;
   scores: ScoreStore;
   seats: SeatStore;
+  reviews: ReviewStore;
   rankings: Rankings;
   schedules: ResetSchedules;
   /** Asks whether Redis lost its whole dataset (true when it did: a rebuild walk is then asked for). */

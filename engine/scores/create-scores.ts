@@ -10,6 +10,7 @@ import { ScoreService } from './score-service.js';
 import type { RewardReads } from '../competitions/reward-reads.js';
 import type { LeagueReads } from '../competitions/league-reads.js';
 import type { LiveChanges } from '../events/live-feed.js';
+import type { HeldScores } from '../reviews/held-scores.js';
 
 /** Score reports (with their Idempotency-Key records) and player records. */
 export function createScores(deps: {
@@ -25,6 +26,7 @@ export function createScores(deps: {
   rewards: RewardReads;
   leagues: LeagueReads;
   live: LiveChanges;
+  held: HeldScores;
 }): ScoreService {
   const retries = new RetryRecords({ redis: deps.redis, prefix: deps.prefix, ttlSeconds: deps.idempotencyTtlSeconds });
   return new ScoreService({ ...deps, retries });

@@ -13,6 +13,7 @@ import type { RecordReward, RewardReads } from '../competitions/reward-reads.js'
 import { hasEntryRules } from '../competitions/entry-rules.js';
 import type { GroupPlace, LeagueReads } from '../competitions/league-reads.js';
 import type { LiveChanges } from '../events/live-feed.js';
+import type { HeldScores } from '../reviews/held-scores.js';
 
 /** One reported score, its tiebreakers (one per column of the board) and the metadata to keep with it. */
 export interface Report {
@@ -72,6 +73,8 @@ export class ScoreService {
       leagues: LeagueReads;
       /** Live streams are told when a report moved a board's first entries. */
       live: LiveChanges;
+      /** Held scores are in PostgreSQL before their report is answered (docs/review.md). */
+      held: HeldScores;
     },
   ) {}
 
@@ -88,9 +91,9 @@ export class ScoreService {
     if (columns) throw new ValidationError(`The tiebreakers ${columns}.`, [{ field: 'tiebreakers', message: columns }]);
     const record =
       retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request], arrivedAt));
-    const [result] = await this.apply(playerId, [[leaderboard, report]], record, record?.arrivedAt ?? arrivedAt, () => 'score').catch(
-      (error: unknown) => this.deps.players.rethrowForToken(gameId, playerId, error),
-    );
+    const [result] = await this.apply(playerId, [[leaderboard, report]], record, record?.arrivedAt ?? arrivedAt, () => 'score', {
+      judged: true,
+    }).catch((error: unknown) => this.deps.players.rethrowForToken(gameId, playerId, error));
     this.deps.counter.count(gameId);
     return result!;
   }
@@ -140,7 +143,7 @@ export class ScoreService {
     // A retry is judged at its first arrival, so a batch cut short is completed as it was accepted.
     const judgedAt = record?.arrivedAt ?? arrivedAt;
     const reserved = record?.replay ? new Set<number>() : await this.reserveBatch(playerId, checked, judgedAt, record);
-    const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`, reserved);
+    const results = await this.apply(playerId, checked, record, judgedAt, (i) => `scores[${i}]`, { reserved });
     this.deps.counter.count(gameId, results.length);
     return results;
   }
@@ -215,20 +218,41 @@ export class ScoreService {
     });
   }
 
-  async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason): Promise<PlayerRecord> {
+  /**
+   * A player's record. `own`: the player reads it themselves (with their token), so a held score
+   * of theirs shows as if counted (docs/review.md).
+   */
+  async record(gameId: string, leaderboardId: string, playerId: string, season?: AskedSeason, own = false): Promise<PlayerRecord> {
     const [leaderboard, player] = await Promise.all([
       this.deps.leaderboards.get(gameId, leaderboardId),
       this.deps.players.get(gameId, playerId),
     ]);
     // The best rank is read in the entry's step (so a board rebuilt by this read has it back too);
     // only the current season's record carries one.
-    const {
-      total,
-      entries,
-      season: read,
-      bestRank = null,
-    } = await this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season, season === undefined);
-    const entry = entries[0];
+    const heldView = own && season === undefined && leaderboard.review !== null;
+    const [
+      {
+        total: counted,
+        entries: [countedEntry],
+        season: read,
+        bestRank = null,
+      },
+      held,
+    ] = await Promise.all([
+      this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season, season === undefined),
+      heldView ? this.deps.rankings.heldView(leaderboard, playerId) : undefined,
+    ]);
+    const entry = held
+      ? {
+          score: held.held.score,
+          rank: held.rank,
+          metadata: held.held.metadata,
+          tiebreakers: held.held.tiebreakers,
+          achievedAt: held.held.achievedAt,
+          archivedClanId: undefined,
+        }
+      : countedEntry;
+    const total = held ? held.total : counted;
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'${when}.`);
@@ -262,7 +286,7 @@ export class ScoreService {
     retry: RetryRecord | undefined,
     arrivedAt: number,
     scoreField: (index: number) => string,
-    reserved: ReadonlySet<number> = new Set(),
+    { reserved = new Set<number>(), judged = false }: { reserved?: ReadonlySet<number>; judged?: boolean } = {},
   ): Promise<ReportResult[]> {
     const settled = await Promise.allSettled(
       pairs.map(([board, { score, tiebreakers, metadata }], i) =>
@@ -273,8 +297,16 @@ export class ScoreService {
           retry: retry && { ...retry, digest: `${retry.digest}.${i}` },
           arrivedAt,
           reserved: reserved.has(board.internalId),
+          judged,
         }),
       ),
+    );
+    // A held score is in PostgreSQL before it is answered, so it survives a lost Redis (docs/review.md).
+    await Promise.all(
+      settled.map((s, i) => {
+        if (s.status !== 'fulfilled' || !s.value.held) return undefined;
+        return this.deps.held.record(pairs[i]![0], s.value.season, playerId, s.value.held);
+      }),
     );
     const needPersistence = settled.flatMap((s, i) =>
       s.status === 'fulfilled' && s.value.needsPersistence ? [pairs[i]![0].internalId] : [],

@@ -134,6 +134,11 @@ describe('competitions: server batches reserve seats and attempts', function () 
           '',
           ...seatArgs,
           '1',
+          // notify_top, review rules, judged, approval: none (reportScore-31.lua's ARGV 20-23).
+          '',
+          '',
+          '',
+          '',
         ),
     };
   };

@@ -75,6 +75,56 @@ describe('leaderboard management', () => {
     await api().delete(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(404);
   });
 
+  it('when review rules are set, then PUT and GET answer them, a partial object fills nulls, and null clears them', async () => {
+    const id = uniqueId('lb');
+    const read = async () => (await api().get(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(200)).body;
+    expect((await put(id, {}).expect(201)).body.review).to.equal(null);
+
+    const rules = { above: -12.5, max_gain_per_second: 0, outlier_factor: 0.5 };
+    const written = await put(id, { review: rules }).expect(200);
+    expect(written.body.review).to.deep.equal(rules);
+    expect(await read()).to.deep.equal(written.body);
+    // Other settings leave the rules as they are.
+    expect((await put(id, { name: 'Renamed' }).expect(200)).body.review).to.deep.equal(rules);
+
+    const partial = await put(id, { review: { outlier_factor: 3 } }).expect(200);
+    expect(partial.body.review).to.deep.equal({ above: null, max_gain_per_second: null, outlier_factor: 3 });
+    expect((await read()).review).to.deep.equal(partial.body.review);
+
+    expect((await put(id, { review: null }).expect(200)).body.review).to.equal(null);
+    expect((await read()).review).to.equal(null);
+  });
+
+  it('when review rules are invalid, then 400 names the field and nothing changes', async () => {
+    const id = uniqueId('lb');
+    const rules = { above: 1000, max_gain_per_second: 5, outlier_factor: 2 };
+    const before = (await put(id, { review: rules }).expect(201)).body;
+    const invalid: [object, string][] = [
+      [{ review: { max_gain_per_second: -1 } }, 'review.max_gain_per_second'],
+      [{ review: { outlier_factor: 0 } }, 'review.outlier_factor'],
+      [{ review: { outlier_factor: -2 } }, 'review.outlier_factor'],
+      [{ review: { above: '100' } }, 'review.above'],
+      [{ review: { above: 1, below: 2 } }, 'review.below'],
+      [{ review: 5 }, 'review'],
+      [{ review: [1000] }, 'review'],
+      [{ review: 'strict' }, 'review'],
+    ];
+    for (const [body, field] of invalid) {
+      const res = await put(id, body).expect(400);
+      expect(res.body.error.code, JSON.stringify(body)).to.equal('validation_failed');
+      expect(
+        res.body.error.details.map((detail: { field: string }) => detail.field),
+        JSON.stringify(body),
+      ).to.deep.equal([field]);
+    }
+    // A new board is not created by an invalid body either.
+    const unborn = uniqueId('lb');
+    await put(unborn, { review: { outlier_factor: 0 } }).expect(400);
+    await api().get(`/api/v1/server/leaderboards/${unborn}`).set('Secret-Key', game.secretKey).expect(404);
+    const after = (await api().get(`/api/v1/server/leaderboards/${id}`).set('Secret-Key', game.secretKey).expect(200)).body;
+    expect(after).to.deep.equal(before);
+  });
+
   it("when another game's secret key is used, then it sees none of this game's leaderboards", async () => {
     const id = await createLeaderboard(game);
     const other = await createGame();

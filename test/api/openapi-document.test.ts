@@ -82,7 +82,7 @@ describe('the OpenAPI document', () => {
     const ids = new Set<string>();
     for (const { name, op } of operations(doc)) {
       expect(op.operationId, name).to.match(
-        /^(get|list|create|upsert|update|delete|revoke|rotate|report|reset|signUp|ban|unban|claim|enter|withdraw|test|redeliver|watch)[A-Z][A-Za-z]*$/,
+        /^(get|list|create|upsert|update|delete|revoke|rotate|report|reset|signUp|ban|unban|claim|enter|withdraw|test|redeliver|watch|approve|reject)[A-Z][A-Za-z]*$/,
       );
       expect(ids.has(op.operationId), `${name}: ${op.operationId} is used twice`).to.equal(false);
       ids.add(op.operationId);

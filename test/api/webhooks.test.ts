@@ -559,6 +559,51 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     expect(receiver.at('/ok/overtaken')[2]!.body).to.not.include('d-climber');
   });
 
+  it('when a client report is held for review, then a webhook wanting score.held gets one event for the hold, none for the reports joining it or the server', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own, { review: { above: 100 } });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/held'), events: ['score.held'], leaderboard_ids: [board] })
+      .expect(201);
+    const [cheat, trusted] = await Promise.all([namedPlayer(own, 'Cheat'), namedPlayer(own, 'Trusted')]);
+    const report = (score: number) =>
+      api()
+        .post(`/api/v1/client/leaderboards/${board}/report_score`)
+        .set('Publishable-Key', own.publishableKey)
+        .set('Anonymous-Authorization', cheat!.token)
+        .send({ score })
+        .expect(200);
+    await report(50);
+    await report(500);
+    await report(600);
+    await api()
+      .post('/api/v1/server/report_scores')
+      .set(secretKey(own))
+      .send({ player_id: trusted!.playerId, leaderboard_ids: [board], scores: [900] })
+      .expect(200);
+
+    await until(() => receiver.at('/ok/held').length === 1, 'the score.held event', 30_000);
+    const [event] = receiver.at('/ok/held').map((delivery) => verified(hook.body.secret, delivery));
+    const { body: queue } = await api().get(`/api/v1/server/reviews?leaderboard_id=${board}`).set(secretKey(own)).expect(200);
+    expect(queue.total).to.equal(1);
+    expect(event!.type).to.equal('score.held');
+    expect(event!.data).to.deep.equal({
+      review_id: queue.reviews[0].review_id,
+      leaderboard_id: board,
+      season: 1,
+      player_id: cheat!.playerId,
+      score: 500,
+      previous_score: 50,
+      reason: 'above',
+      held_at: queue.reviews[0].held_at,
+    });
+    // Nothing more comes: the joined report and the server's trusted one are no new hold.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.at('/ok/held')).to.have.length(1);
+  });
+
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
     const { id } = await register('/ok/full');
     // 100 attempts due tomorrow, straight into PostgreSQL (no job wakes them).

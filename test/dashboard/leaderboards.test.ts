@@ -196,6 +196,46 @@ describe("The dashboard's Leaderboards section in Chromium", function () {
     await close();
   });
 
+  it('when review rules are set in the form, then the API shows them, the form shows them back, and emptied they are gone', async () => {
+    const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
+    await openSection(page, 'Leaderboards');
+    const id = uniqueId('held');
+    const [above, gain, factor] = [
+      page.getByLabel('Hold client scores above'),
+      page.getByLabel('Hold gains per second above'),
+      page.getByLabel('Hold scores beyond the leader by a factor of'),
+    ];
+    await page.getByLabel('Id', { exact: true }).fill(id);
+    await above.fill('5000');
+    await factor.fill('1.5');
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/leaderboards/${id}\\?done=created$`));
+    expect((await boardFromApi(game, id))?.review).to.deep.equal({ above: 5000, max_gain_per_second: null, outlier_factor: 1.5 });
+    expect([await above.inputValue(), await gain.inputValue(), await factor.inputValue()]).to.deep.equal(['5000', '', '1.5']);
+
+    await gain.fill('0.25');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=updated$/);
+    expect((await boardFromApi(game, id))?.review).to.deep.equal({ above: 5000, max_gain_per_second: 0.25, outlier_factor: 1.5 });
+
+    // A factor must be above 0: refused, and the rules stay.
+    await factor.fill('0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    expect(await page.locator('h1').textContent()).to.equal('That did not work');
+    expect(await page.locator('main').textContent()).to.include('review_outlier_factor');
+    expect((await boardFromApi(game, id))?.review).to.deep.equal({ above: 5000, max_gain_per_second: 0.25, outlier_factor: 1.5 });
+
+    // All three emptied: no review.
+    await page.goto(dashboardUrl(`/leaderboards/${id}`));
+    for (const field of [above, gain, factor]) await field.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\?done=updated$/);
+    expect((await boardFromApi(game, id))?.review).to.equal(null);
+    // Chromium logs the error page's 400 answer as a console error: only other problems count.
+    expect(problems.filter((p) => !/status of 400/.test(p))).to.deep.equal([]);
+    await close();
+  });
+
   it('when league groups are set in the form and players report, then the API shows them and the board lists its groups', async () => {
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     await openSection(page, 'Leaderboards');

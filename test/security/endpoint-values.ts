@@ -69,6 +69,7 @@ export const NOT_FOUND_CODES: Record<string, string> = {
   game_id: 'game_not_found',
   webhook_id: 'webhook_not_found',
   delivery_id: 'delivery_not_found',
+  review_id: 'review_not_found',
 };
 
 /** The success statuses an endpoint documents, in the order it lists them (a dashboard form's 303 among them). */

@@ -135,6 +135,7 @@ const CODES: Record<number, string[]> = {
     'group_not_found',
     'webhook_not_found',
     'delivery_not_found',
+    'review_not_found',
   ],
   409: ['already_exists', 'conflict'],
   413: ['payload_too_large'],

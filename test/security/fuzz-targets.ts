@@ -84,6 +84,7 @@ function worldValues(name: string, w: FuzzWorld): unknown[] {
     group_id: ['1'],
     webhook_id: [w.webhookId],
     delivery_id: [w.deliveryId],
+    review_id: [w.reviewId],
   };
   return values[name] ?? [];
 }

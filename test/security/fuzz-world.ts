@@ -7,6 +7,7 @@ import {
   createThirdPartyKey,
   createWebhookWithDelivery,
   joinClan,
+  reportScore,
   secretKey,
   serverReport,
   signup,
@@ -42,6 +43,8 @@ export interface FuzzWorld {
   keyId: string;
   webhookId: string;
   deliveryId: number;
+  /** A held score of the unscored player, on a board of its own with review rules. */
+  reviewId: string;
 }
 
 export async function buildFuzzWorld(): Promise<FuzzWorld> {
@@ -70,5 +73,26 @@ export async function buildFuzzWorld(): Promise<FuzzWorld> {
     url: 'https://hooks.example.com/fuzz',
     leaderboard_ids: [board],
   });
-  return { game, board, open, lowest, clanBoard, clan, device, player, rival, unscored, steamId, apiKey, keyId, webhookId, deliveryId };
+  const reviewBoard = await createLeaderboard(game, { review: { above: 0 } });
+  await reportScore(game, unscored, reviewBoard, 1).expect(200);
+  const { body: queue } = await api().get(`/api/v1/server/reviews?leaderboard_id=${reviewBoard}`).set(secretKey(game)).expect(200);
+  const reviewId: string = queue.reviews[0].review_id;
+  return {
+    game,
+    board,
+    open,
+    lowest,
+    clanBoard,
+    clan,
+    device,
+    player,
+    rival,
+    unscored,
+    steamId,
+    apiKey,
+    keyId,
+    webhookId,
+    deliveryId,
+    reviewId,
+  };
 }

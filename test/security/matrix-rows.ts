@@ -69,6 +69,7 @@ function worldValue(name: string, w: MatrixWorld, player: 'own' | 'other'): unkn
     group_id: '1',
     webhook_id: w.a.webhookId,
     delivery_id: w.a.deliveryId,
+    review_id: w.a.reviewId,
     url: w.a.webhookUrl,
   };
   return values[name];

@@ -7,6 +7,7 @@ import {
   createLeaderboard,
   createThirdPartyKey,
   createWebhookWithDelivery,
+  reportScore,
   secretKey,
   serverReport,
   signup,
@@ -38,6 +39,8 @@ export interface GameWorld {
   webhookId: string;
   deliveryId: number;
   webhookUrl: string;
+  /** A held score of `player` awaiting review, on a board of its own with review rules. */
+  reviewId: string;
   revokedKey: string;
   revokedKeyId: string;
   /** A dashboard session signed in with the game's secret key: its Cookie header and CSRF token. */
@@ -83,6 +86,10 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
   // No mark in it: a request may send this URL to the other game, whose answer then shows it.
   const webhookUrl = `https://hooks.example.com/${uniqueId('hook')}`;
   const { webhookId, deliveryId } = await createWebhookWithDelivery(game, { url: webhookUrl, leaderboard_ids: [board] });
+  const reviewBoard = await createLeaderboard(game, { name: `${mark} review board`, review: { above: 0 } });
+  // Held at the player's own score: an answer showing it agrees with the world's record of them.
+  await reportScore(game, player, reviewBoard, scores[0]).expect(200);
+  const { body: queue } = await api().get(`/api/v1/server/reviews?leaderboard_id=${reviewBoard}`).set(secretKey(game)).expect(200);
   const dashboard = await sessionHeaders(game.secretKey);
   return {
     game,
@@ -100,6 +107,7 @@ export async function buildGameWorld(device: string, scores: [number, number]): 
     webhookId,
     deliveryId,
     webhookUrl,
+    reviewId: queue.reviews[0].review_id,
     dashboard,
   };
 }

@@ -70,7 +70,9 @@ export const clientScoreEndpoints = [
       if (caller.playerId !== null && caller.playerId !== params.player_id) {
         throw new ForbiddenError("A player token may read only its own player's record; use the Secret-Key for others.");
       }
-      const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id, query.season);
+      // A player reading their own record sees their held score as if counted (docs/review.md).
+      const own = caller.playerId !== null;
+      const record = await app.engine.scores.record(caller.game.id, params.leaderboard_id, params.player_id, query.season, own);
       return { status: 200, body: playerRecordView(app.engine.config.baseUrl, record) };
     },
   }),

@@ -49,6 +49,9 @@ export const settingsFields = {
   max_players: optional(Joi.number().integer().min(1).max(1_000_000).empty('')),
   max_attempts: optional(Joi.number().integer().min(1).max(10_000).empty('')),
   notify_top: optional(Joi.number().integer().min(0).max(1000).empty('')),
+  review_above: bound,
+  review_max_gain_per_second: optional(Joi.number().min(0).empty('')),
+  review_outlier_factor: optional(Joi.number().positive().empty('')),
   min_score: bound,
   max_score: bound,
   schedule: optional(oneOf('none', 'daily', 'weekly', 'monthly', 'custom')),
@@ -123,8 +126,16 @@ export function formSettings(form: SettingsForm): Partial<LeaderboardSettings> {
     groups: groupsOf(form.groups),
     rewards_by: form.rewards_by ?? 'rank',
     notify_top: form.notify_top ?? 0,
+    review: reviewOf(form),
   };
   return settingsOf(fields);
+}
+
+/** The review rules the form gives; all three empty: none (null). */
+function reviewOf(form: SettingsForm): SettingsFields['review'] {
+  const { review_above: above, review_max_gain_per_second: gain, review_outlier_factor: factor } = form;
+  if (above === undefined && gain === undefined && factor === undefined) return null;
+  return { above: above ?? null, max_gain_per_second: gain ?? null, outlier_factor: factor ?? null };
 }
 
 /**
@@ -279,6 +290,47 @@ export function settingsFormHtml(screen: Screen, board: Leaderboard | null): Htm
       <label for="${p}-notify-top">Overtaken events within the first ranks (0: none)</label>
       <input id="${p}-notify-top" name="notify_top" type="number" min="0" max="1000" step="1" value="${board?.notifyTop ?? 0}" />
     </div>
+    <fieldset>
+      <legend>Review (empty: none)</legend>
+      <p class="hint" id="${p}-review-hint">A client report that breaks one of these rules is held for review instead of ranked.</p>
+      <div class="lb-pair">
+        <div>
+          <label for="${p}-review-above">Hold client scores above</label>
+          <input
+            id="${p}-review-above"
+            name="review_above"
+            type="number"
+            step="any"
+            value="${board?.review?.above ?? ''}"
+            aria-describedby="${p}-review-hint"
+          />
+        </div>
+        <div>
+          <label for="${p}-review-gain">Hold gains per second above</label>
+          <input
+            id="${p}-review-gain"
+            name="review_max_gain_per_second"
+            type="number"
+            min="0"
+            step="any"
+            value="${board?.review?.maxGainPerSecond ?? ''}"
+            aria-describedby="${p}-review-hint"
+          />
+        </div>
+        <div>
+          <label for="${p}-review-factor">Hold scores beyond the leader by a factor of</label>
+          <input
+            id="${p}-review-factor"
+            name="review_outlier_factor"
+            type="number"
+            min="0"
+            step="any"
+            value="${board?.review?.outlierFactor ?? ''}"
+            aria-describedby="${p}-review-hint"
+          />
+        </div>
+      </div>
+    </fieldset>
     <fieldset>
       <legend>Tournament window (UTC; empty: none)</legend>
       <p class="hint" id="${p}-window-hint">

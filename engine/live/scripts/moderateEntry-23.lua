@@ -15,7 +15,8 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
-        20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it)
+        20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it),
+        23 held (an erasure drops the player's held score, docs/review.md)
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
@@ -77,7 +78,8 @@ else
     if group ~= '' then leaveGroup(groupKeys(KEYS[20], '', KEYS[21], ''), player, group) end
     local seated = redis.call('HDEL', KEYS[18], player) == 1
     redis.call('SREM', KEYS[19], player)
-    done = done or seated
+    local held = redis.call('HDEL', KEYS[23], player) == 1
+    done = done or seated or held
   elseif done and seat.entered then
     -- The seat went with the entry: the player enters again (where entry is required) for a new one.
     seat.entered = false

@@ -16,7 +16,8 @@
         22 endedHidden, 23 endedSortKeys (19-23 named for the season the caller expects to end),
         24 seats, 25 waiting, 26 groups, 27 groupIndex, 28 groupRoom (includes/seats),
         29 endedGroups (named for the season the caller expects to end), 30 tiers, 31 reservations,
-        32 reserved, 33 bestRanks
+        32 reserved, 33 bestRanks, 34 held (held scores: the archive step rejects the season's
+        undecided ones in PostgreSQL, docs/review.md), 35 reached
   ARGV: 1 the season the caller expects to end, 2 'now' (a reset asked for; past a scheduled
         instant, it is that scheduled reset) or 'due' (only the scheduled reset, once its instant has
         come), 3 when PostgreSQL says the current season started (ms; taken when Redis has no time,
@@ -66,9 +67,10 @@ if redis.call('EXISTS', KEYS[26]) == 1 then
   redis.call('RENAME', KEYS[26], KEYS[29])
   redis.call('HSET', KEYS[30], MOVES_DUE, current)
 end
--- Entries, seats, attempts, batches' reservations and best ranks start over (tiers stay); the archive has no use for them
--- (UNLINK: freed in the background, so a large season's seats do not hold up this step).
-redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[27], KEYS[28], KEYS[31], KEYS[32])
+-- Entries, seats, attempts, batches' reservations, held scores and best ranks start over (tiers
+-- stay); the archive has no use for them (UNLINK: freed in the background, so a large season's
+-- seats do not hold up this step).
+redis.call('UNLINK', KEYS[24], KEYS[25], KEYS[27], KEYS[28], KEYS[31], KEYS[32], KEYS[34], KEYS[35])
 dropBestRanks(KEYS[33])
 -- Every clan keeps its number and starts the season with no scored member (work per clan, not per entry).
 local numbered = redis.call('HGETALL', K.clanIds)

@@ -8,7 +8,8 @@
         17 banned, 18 seasonStarted, 19 hidden, 20 seats, 21 waiting, 22 groups, 23 groupIndex,
         24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats), 28 overtaken (the
         board's stream of player.overtaken records), 29 bestRanks (the best rank their reports
-        reached this season, includes/best-ranks)
+        reached this season, includes/best-ranks), 30 held (held scores, includes/review), 31 reached
+        (player -> when their kept score was reached (ms), kept on boards judging gains)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -18,16 +19,21 @@
         entry rules: '1' when players must enter ('' otherwise), the most players, the most
         attempts, a league's group size ('' for none) (includes/seats), 19 '1' when the report
         uses an attempt (and seat) its batch reserved ('' otherwise), 20 the board's notify_top
-        ('' or 0 for none)
+        ('' or 0 for none), 21 the board's review rules ('' for none, includes/review), 22 '1' when
+        the rules judge this report (a client's), 23 to approve a held score instead of reporting:
+        its held_us ('' for a report; the score, tiebreakers and metadata are then the held ones)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit),
          was among the first 100 before a change that may have moved it down (0|1), the players
-         it overtook within notify_top, nearest first ('<player> <rank now> ...', '' for none) } (for
+         it overtook within notify_top, nearest first ('<player> <rank now> ...', '' for none),
+         the held record when the report was held (includes/review; its rank is then the one the
+         player's own reads show) } (for
          a request answered before: that answer, needing no job); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
          changed since the caller read them), 6 the season's window is not open (upcoming or
-         closed), 7 the player has not entered, 8 the board is full, 9 no attempt left; or the
+         closed), 7 the player has not entered, 8 the board is full, 9 no attempt left, 10 no
+         such held score to approve (decided, or its season ended); or the
          error LBMISSING or LBDUE (includes/live-season) or LBMOVES (includes/seats)
 ]]
 -- @include "clock"
@@ -38,10 +44,14 @@
 -- @include "best-ranks"
 -- @include "window"
 -- @include "seats"
+-- @include "review"
 
 local K = boardKeys()
 local dirty, queued, memberKey, seasonKey, metadata, versions, record = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
 local player, order, rule, fingerprint = ARGV[1], ARGV[3], ARGV[5], ARGV[7]
+local heldKey, reachedKey = KEYS[30], KEYS[31]
+local rules = reviewRules(ARGV[21])
+local metadataJson, scoreText, tiebreakerText = ARGV[6], ARGV[2], ARGV[9]
 
 -- The season is read in the same step as the score is applied, so a reset (which moves the live
 -- keys aside and bumps this number in one step of its own) falls wholly before or after this report;
@@ -52,6 +62,20 @@ local season = liveSeason(seasonKey)
 -- or after this report, so no report of a banned player ever lands. Before the Idempotency-Key: a
 -- retry after the ban is refused too.
 if redis.call('SISMEMBER', KEYS[17], player) == 1 then return { 4 } end
+
+-- An approval (docs/review.md) applies the held score as a report made now, by the board's rule:
+-- the held entry (a sum board's held amount), its metadata. Its window, seat and attempt were
+-- judged when it was held, so they are not judged again.
+local approving = ARGV[23] ~= ''
+if approving then
+  local h = parseHeld(redis.call('HGET', heldKey, player))
+  if not h or h.us ~= ARGV[23] then return { 10 } end
+  redis.call('HDEL', heldKey, player)
+  scoreText = h.amount and exact(h.amount) or h.entry.text
+  tiebreakerText = select(2, entryFields(h.entry))
+  metadataJson = h.metadata
+  fingerprint = ''
+end
 
 if fingerprint ~= '' then
   local first = redis.call('GET', record)
@@ -75,14 +99,14 @@ end
 
 -- After the replay (a retried request gets its first answer even once the window has closed), judged
 -- at the request's arrival, in the same step as the season it would count in.
-if not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[14], KEYS[18], ARGV[10]) then return { 6 } end
+if not approving and not windowAccepts(season, ARGV[13], ARGV[11], ARGV[12], ARGV[14], KEYS[18], ARGV[10]) then return { 6 } end
 
 local E = liveEntries(K, order)
 -- Then entry, seat and attempts, in that order, in the same step as the report would apply, so a
 -- limit is never passed by one under any concurrency. Boards without rules (most) return at once.
-local rules = seatRules(ARGV[15], ARGV[16], ARGV[17], ARGV[18])
+local seating = not approving and seatRules(ARGV[15], ARGV[16], ARGV[17], ARGV[18])
 local S, seat, usesReservation
-if rules then
+if seating then
   S = seatKeys(KEYS[19], KEYS[20], KEYS[21], KEYS[26], KEYS[27])
   seat = seatRecord(S, player)
   -- A batch's report uses what the batch reserved: judged as given back, then taken as any report
@@ -90,13 +114,13 @@ if rules then
   -- a refusal or an LBMOVES leaves the reservation for the call asked again).
   usesReservation = ARGV[19] == '1' and seat.reserved > 0
   if usesReservation then seat.reserved = seat.reserved - 1 end
-  local refusal = seatRefusal(E, S, rules, player, seat)
+  local refusal = seatRefusal(E, S, seating, player, seat)
   if refusal then return { refusal } end
-  if rules.groupSize and seat.group == '' then awaitMoves(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25])) end
+  if seating.groupSize and seat.group == '' then awaitMoves(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25])) end
 end
 
 local tiebreakers = {}
-for value in string.gmatch(ARGV[9], '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
+for value in string.gmatch(tiebreakerText, '[^,]+') do table.insert(tiebreakers, tonumber(value)) end
 if #tiebreakers ~= E.columns then return { 5 } end
 
 -- player.overtaken (docs/events.md part 5) compares the entry held before with the one after.
@@ -108,45 +132,106 @@ local before = notifyTop > 0 and entryOf(E, player) or nil
 local wasTop = (rule == 'latest' or rule == 'sum') and (positionOf(E, player) or 100) < 100
 
 local clock = serverClock()
-local report = { score = tonumber(ARGV[2]), text = ARGV[2], tiebreakers = tiebreakers, at = clock.ms }
+local report = { score = tonumber(scoreText), text = scoreText, tiebreakers = tiebreakers, at = clock.ms }
+
+-- Every counted or held report uses an attempt and holds the seat (an entered player's wait ends);
+-- on a league, a player's first report of the season puts them in a group.
+local function takeSeat(holdsEntry)
+  seat.used, seat.entered = seat.used + 1, true
+  if seating.groupSize and seat.group == '' then
+    seat.group, seat.tier = joinGroup(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25]), player, seating.groupSize)
+  end
+  writeSeat(S, player, seat, nextVersion(K, clock))
+  -- A held score's player holds no entry: waiting keeps their seat (docs/review.md).
+  if holdsEntry then redis.call('SREM', S.waiting, player) else redis.call('SADD', S.waiting, player) end
+  if usesReservation then release(S, player, 1) end
+  -- The player holds an entry now: a seat a batch reserved for them would count twice.
+  redis.call('ZREM', S.reserved, player)
+end
+
+local function markDirty()
+  -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.
+  redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  return redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) and 1 or 0
+end
+
+-- A client report on a board with review rules (docs/review.md): it joins the player's pending
+-- held score, or is held when the rules catch the entry it would make; either way it is answered
+-- as if counted, and nobody else sees it.
+if ARGV[22] == '1' then
+  local pending = parseHeld(redis.call('HGET', heldKey, player))
+  local counted = entryOf(E, player)
+  local base = pending and pending.entry or counted
+  local after, amount
+  if rule == 'sum' then
+    amount = (pending and pending.amount or 0) + report.score
+    local sum = (counted and counted.score or 0) + amount
+    if sum ~= sum or sum == math.huge or sum == -math.huge then return { 3 } end
+    after = { score = sum, text = exact(sum), tiebreakers = tiebreakers, at = report.at }
+  elseif rule == 'best' and base and compareEntries(E, report, base) >= 0 then
+    after = base
+  else
+    after = report
+  end
+  local reason = pending and pending.reason
+  -- A report that changes nothing counted (a best score no better) is never held.
+  local changes = not counted or rule ~= 'best' or compareEntries(E, after, counted) < 0
+  if not reason and rules and changes then
+    local reachedMs = tonumber(redis.call('HGET', reachedKey, player) or '') or (counted and counted.at)
+      or tonumber(redis.call('GET', KEYS[18]) or '0')
+    local top = rangeOf(E, 0, 0)[1]
+    reason = holdReason(E, rules, after, counted, reachedMs, clock.ms, top and top.entry)
+  end
+  if reason then
+    if not E.earliest then after.at = nil end
+    local h = pending or { us = string.format('%.0f', clock.us), version = 0, reason = reason,
+                           heldAt = string.format('%.0f', clock.ms), previous = counted and (counted.text or exact(counted.score)) or '-' }
+    h.version, h.entry, h.amount = h.version + 1, after, amount
+    -- latest and sum keep each report's metadata; best only an improvement's.
+    if after == report or rule ~= 'best' or not pending then h.metadata = metadataJson end
+    local heldRecord = formatHeld(h)
+    redis.call('HSET', heldKey, player, heldRecord)
+    local needsJob = 0
+    if seating then
+      takeSeat(counted ~= nil)
+      needsJob = markDirty()
+    end
+    local score, heldTiebreakers, at = entryFields(after)
+    local changedShown = (not base or compareEntries(E, after, base) ~= 0) and 1 or 0
+    local rank = heldRank(E, player, after, counted)
+    local total = redis.call('ZCARD', K.scores) + (counted and 0 or 1)
+    local left = seating and attemptsLeft(seating, seat) or ''
+    if fingerprint ~= '' then
+      local answer = { fingerprint, score, changedShown, rank, total, tonumber(season), heldTiebreakers == '' and '-' or heldTiebreakers,
+                       at == '' and '-' or at, left == '' and '-' or left }
+      redis.call('SET', record, table.concat(answer, ' '), 'PX', ARGV[8])
+    end
+    return { score, changedShown, rank, total, needsJob, tonumber(season), heldTiebreakers, at, left, 0, '', heldRecord }
+  end
+end
+
 local held, changed = applyScore(K, E, memberKey, player, report, rule, clock)
 if not held then return { 3 } end
 local needsJob = 0
+-- A board judging gains remembers when each kept score was reached.
+if changed and rules and rules.gain then redis.call('HSET', reachedKey, player, clock.ms) end
 local entryMoved = changed or rule ~= 'best'
 -- latest and sum keep each report's metadata, whatever the score did; best only an improvement's.
 if entryMoved then
-  if ARGV[6] == '' then
+  if metadataJson == '' then
     redis.call('HDEL', metadata, player)
   else
-    redis.call('HSET', metadata, player, ARGV[6])
+    redis.call('HSET', metadata, player, metadataJson)
   end
   -- A latest or sum value may go back to an earlier one, and a whole entry cannot be compared by
   -- score alone: PostgreSQL orders those writes by version.
   if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
 end
--- Every counted report uses an attempt and holds the seat (an entered player's wait ends); on a
--- league, a player's first report of the season puts them in a group.
-if rules then
-  seat.used, seat.entered = seat.used + 1, true
-  if rules.groupSize and seat.group == '' then
-    seat.group, seat.tier = joinGroup(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25]), player, rules.groupSize)
-  end
-  writeSeat(S, player, seat, nextVersion(K, clock))
-  redis.call('SREM', S.waiting, player)
-  if usesReservation then release(S, player, 1) end
-  -- The player holds an entry now: a seat a batch reserved for them would count twice.
-  redis.call('ZREM', S.reserved, player)
-end
-if entryMoved or rules then
-  -- NX keeps the time of the first change PostgreSQL has not seen, which is what lag measures.
-  redis.call('ZADD', dirty, 'NX', clock.ms, player)
-  if redis.call('SET', queued, '1', 'NX', 'PX', ARGV[4]) then
-    needsJob = 1
-  end
-end
+if seating then takeSeat(true) end
+if entryMoved or seating then needsJob = markDirty() end
 
 local score, heldTiebreakers, at = entryFields(held)
-local left = rules and attemptsLeft(rules, seat) or ''
+local left = seating and attemptsLeft(seating, seat) or ''
 local rank = rankOfEntry(E, player, held)
 -- best_rank (docs/history.md part 4): the best rank the player's reports reached this season, taken
 -- from each answer in its own step. A better one is persisted like the entry, so it is marked too

@@ -1,0 +1,278 @@
+import { expect } from 'chai';
+import { api, testStores } from '../helpers/context.js';
+import {
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  internalBoard,
+  reportScore,
+  secretKey,
+  serverReport,
+  signup,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
+import { boardLosesLiveState, persistedScores, waitForPersistence } from '../helpers/persistence.js';
+import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
+
+/**
+ * Held scores (docs/review.md): a client report a board's review rules catch is answered as if it
+ * counted, shows in its player's own record and nowhere else, waits in the review queue, and counts
+ * only once approved; a rejection drops it; its season's end rejects it; a lost Redis keeps it held.
+ */
+
+type Review = { review_id: string; player_id: string; score: number; previous_score: number | null; reason: string; season: number };
+
+const ownRecord = (game: TestGame, leaderboard: string, player: TestPlayer) =>
+  api()
+    .get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`)
+    .set('Publishable-Key', game.publishableKey)
+    .set('Anonymous-Authorization', player.token);
+const serverRecord = (game: TestGame, leaderboard: string, playerId: string) =>
+  api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${playerId}`).set(secretKey(game));
+const approve = (game: TestGame, reviewId: string) =>
+  api().post(`/api/v1/server/reviews/${reviewId}/approve`).set(secretKey(game)).send({});
+const reject = (game: TestGame, reviewId: string, body: Record<string, unknown> = {}) =>
+  api().post(`/api/v1/server/reviews/${reviewId}/reject`).set(secretKey(game)).send(body);
+
+async function queue(game: TestGame, leaderboard?: string): Promise<{ reviews: Review[]; total: number }> {
+  const query = leaderboard ? `?leaderboard_id=${leaderboard}` : '';
+  const { body } = await api().get(`/api/v1/server/reviews${query}`).set(secretKey(game)).expect(200);
+  return body;
+}
+
+/** The board as a bot sees it: ids and scores in order, and the total. */
+async function page(apiKey: string, leaderboard: string): Promise<{ total: number; rows: [string, number, number][] }> {
+  const { body } = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=100`).set('Api-Key', apiKey).expect(200);
+  return {
+    total: body.total,
+    rows: body.entries.map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank]),
+  };
+}
+
+describe('held scores: review rules, the review queue, decisions', function () {
+  this.timeout(120_000);
+  let game: TestGame;
+  let apiKey: string;
+
+  before(async () => {
+    game = await createGame();
+    apiKey = (await createThirdPartyKey(game)).apiKey;
+  });
+
+  it('when a client report passes `above`, then its answer and the own record of its player count it, and nobody else sees it', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const [a, b, cheat] = await signupMany(game, 3);
+    await reportScore(game, a!, leaderboard, 500).expect(200);
+    await reportScore(game, b!, leaderboard, 800).expect(200);
+
+    const held = await reportScore(game, cheat!, leaderboard, 5000).expect(200);
+    expect(held.body).to.include({ best_score: 5000, rank: 1, total: 3, improved: true });
+
+    const mine = await ownRecord(game, leaderboard, cheat!).expect(200);
+    expect(mine.body).to.include({ score: 5000, rank: 1, total: 3 });
+    // Every other read: the board, the total, another player's rank, the server's read of the player.
+    expect(await page(apiKey, leaderboard)).to.deep.equal({
+      total: 2,
+      rows: [
+        [b!.playerId, 800, 1],
+        [a!.playerId, 500, 2],
+      ],
+    });
+    expect((await ownRecord(game, leaderboard, b!).expect(200)).body).to.include({ rank: 1, total: 2 });
+    const others = await serverRecord(game, leaderboard, cheat!.playerId).expect(404);
+    expect(others.body.error.code).to.equal('record_not_found');
+
+    // A later client report joins the pending hold (best: the better of them): one review.
+    await reportScore(game, cheat!, leaderboard, 4000).expect(200);
+    const joined = await reportScore(game, cheat!, leaderboard, 6000).expect(200);
+    expect(joined.body).to.include({ best_score: 6000, rank: 1, total: 3 });
+    const { reviews, total } = await queue(game, leaderboard);
+    expect(total).to.equal(1);
+    expect(reviews[0]).to.include({ player_id: cheat!.playerId, score: 6000, previous_score: null, reason: 'above', season: 1 });
+  });
+
+  it('when a held score is approved, then it counts once, by the board rule, and a second decision is 409', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const [a, cheat] = await signupMany(game, 2);
+    await reportScore(game, a!, leaderboard, 900).expect(200);
+    await reportScore(game, cheat!, leaderboard, 700).expect(200);
+    await reportScore(game, cheat!, leaderboard, 2000).expect(200);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    expect(review).to.include({ score: 2000, previous_score: 700 });
+
+    const approved = await approve(game, review!.review_id).expect(200);
+    expect(approved.body).to.include({ decision: 'approved', review_id: review!.review_id, player_id: cheat!.playerId, season: 1 });
+    expect(await page(apiKey, leaderboard)).to.deep.equal({
+      total: 2,
+      rows: [
+        [cheat!.playerId, 2000, 1],
+        [a!.playerId, 900, 2],
+      ],
+    });
+    expect((await approve(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+    expect((await reject(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+    const { body: log } = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
+    const entry = log.entries.find(
+      (e: { action: string; target: string }) => e.action === 'review.approve' && e.target === review!.review_id,
+    );
+    expect(entry).to.include({ actor: 'secret_key' });
+
+    // Counted now: a next report above the threshold is held again, as a new review.
+    await reportScore(game, cheat!, leaderboard, 3000).expect(200);
+    const [next] = (await queue(game, leaderboard)).reviews;
+    expect(next).to.include({ score: 3000, previous_score: 2000 });
+    expect(next!.review_id).to.not.equal(review!.review_id);
+  });
+
+  it('when a held score is rejected with a ban, then it is gone from the reads of its player and the player is banned', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const cheat = await signup(game);
+    await reportScore(game, cheat, leaderboard, 100).expect(200);
+    await reportScore(game, cheat, leaderboard, 9000).expect(200);
+    expect((await ownRecord(game, leaderboard, cheat).expect(200)).body.score).to.equal(9000);
+    const [review] = (await queue(game, leaderboard)).reviews;
+
+    const rejected = await reject(game, review!.review_id, { ban: true, reason: 'Impossible score' }).expect(200);
+    expect(rejected.body).to.include({ decision: 'rejected' });
+    const refused = await reportScore(game, cheat, leaderboard, 50).expect(403);
+    expect(refused.body.error.code).to.equal('player_banned');
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+  });
+
+  it('when a rejection asks for no ban, then the player keeps their counted score and may report again', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const player = await signup(game);
+    await reportScore(game, player, leaderboard, 100).expect(200);
+    await reportScore(game, player, leaderboard, 9000).expect(200);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    await reject(game, review!.review_id).expect(200);
+    expect((await ownRecord(game, leaderboard, player).expect(200)).body).to.include({ score: 100, rank: 1, total: 1 });
+    expect((await reportScore(game, player, leaderboard, 200).expect(200)).body).to.include({ best_score: 200 });
+  });
+
+  it('when a gain is faster than max_gain_per_second, then it is held; a first score and a slow gain are not', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { max_gain_per_second: 1_000_000 } });
+    const player = await signup(game);
+    // A first score has no gain check, however large.
+    await reportScore(game, player, leaderboard, 1e12).expect(200);
+    await reportScore(game, player, leaderboard, 1e12 + 10).expect(200);
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+    await reportScore(game, player, leaderboard, 1e13).expect(200);
+    const { reviews } = await queue(game, leaderboard);
+    expect(reviews.map((r) => [r.reason, r.score, r.previous_score])).to.deep.equal([['gain', 1e13, 1e12 + 10]]);
+  });
+
+  it('when a score beats the first entry by more than outlier_factor, then it is held (lower is better too)', async () => {
+    const leaderboard = await createLeaderboard(game, { sort_order: 'asc', review: { outlier_factor: 0.5 } });
+    const [a, b, c] = await signupMany(game, 3);
+    await reportScore(game, a!, leaderboard, 100).expect(200);
+    // 60 is within half of 100 below the first entry: counted.
+    await reportScore(game, b!, leaderboard, 60).expect(200);
+    // 20 is more than half of 60 below the first entry (60): held.
+    const held = await reportScore(game, c!, leaderboard, 20).expect(200);
+    expect(held.body).to.include({ rank: 1, total: 3 });
+    expect((await queue(game, leaderboard)).reviews.map((r) => [r.player_id, r.reason])).to.deep.equal([[c!.playerId, 'outlier']]);
+    expect((await page(apiKey, leaderboard)).total).to.equal(2);
+  });
+
+  it('when the game server reports, then its scores are trusted: never held', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const player = await signup(game);
+    await serverReport(game, player.playerId, [5000], [leaderboard]);
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 5000, 1]]);
+  });
+
+  it('when a sum board holds reports, then the held amounts add up, and an approval adds them once', async () => {
+    const leaderboard = await createLeaderboard(game, { update_strategy: 'sum', review: { above: 100 } });
+    const player = await signup(game);
+    await reportScore(game, player, leaderboard, 60).expect(200);
+    expect((await reportScore(game, player, leaderboard, 50).expect(200)).body).to.include({ best_score: 110 });
+    expect((await reportScore(game, player, leaderboard, 5).expect(200)).body).to.include({ best_score: 115 });
+    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 60, 1]]);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    await approve(game, review!.review_id).expect(200);
+    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 115, 1]]);
+  });
+
+  it('when a review is asked for with an unknown or malformed id or body, then it answers a JSON error and changes nothing', async () => {
+    expect((await approve(game, '3f0c6f5e-2b7a-4c1e-9d55-7a0b1c2d3e4f').expect(404)).body.error.code).to.equal('review_not_found');
+    expect((await approve(game, 'not-a-review').expect(404)).body.error.code).to.equal('review_not_found');
+    expect((await reject(game, "1' OR '1'='1").expect(404)).body.error.code).to.equal('review_not_found');
+    const leaderboard = await createLeaderboard(game, { review: { above: 10 } });
+    const player = await signup(game);
+    await reportScore(game, player, leaderboard, 50).expect(200);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    expect((await reject(game, review!.review_id, { ban: 'yes' }).expect(400)).body.error.code).to.equal('validation_failed');
+    expect((await api().get('/api/v1/server/reviews?limit=0').set(secretKey(game)).expect(400)).body.error.code).to.equal(
+      'validation_failed',
+    );
+    expect((await api().get('/api/v1/server/reviews?leaderboard_id=nope').set(secretKey(game)).expect(404)).body.error.code).to.equal(
+      'leaderboard_not_found',
+    );
+    // Another game's key sees nothing of it.
+    const other = await createGame();
+    expect((await approve(other, review!.review_id).expect(404)).body.error.code).to.equal('review_not_found');
+    expect((await queue(game, leaderboard)).total).to.equal(1);
+  });
+
+  describe('with the worker', () => {
+    let worker: ServiceProcess;
+    before(async () => {
+      worker = await startWorker();
+    });
+    after(async () => {
+      await worker.stop();
+    });
+
+    it('when Redis loses the board, then the held score comes back still held, and an approval counts it once', async () => {
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+      const [a, cheat] = await signupMany(game, 2);
+      await reportScore(game, a!, leaderboard, 500).expect(200);
+      await reportScore(game, cheat!, leaderboard, 3000).expect(200);
+      const board = await internalBoard(game, leaderboard);
+      await waitForPersistence(board);
+
+      await boardLosesLiveState(board);
+      expect((await ownRecord(game, leaderboard, cheat!).expect(200)).body).to.include({ score: 3000, rank: 1, total: 2 });
+      expect((await page(apiKey, leaderboard)).total).to.equal(1);
+
+      const [review] = (await queue(game, leaderboard)).reviews;
+      await approve(game, review!.review_id).expect(200);
+      expect((await page(apiKey, leaderboard)).rows).to.deep.equal([
+        [cheat!.playerId, 3000, 1],
+        [a!.playerId, 500, 2],
+      ]);
+      await waitForPersistence(board);
+      expect(await persistedScores(board)).to.deep.equal(
+        new Map([
+          [cheat!.playerId, 3000],
+          [a!.playerId, 500],
+        ]),
+      );
+    });
+
+    it('when the season ends with a score held, then the service rejects it (actor system) and the new season shows nothing of it', async () => {
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+      const cheat = await signup(game);
+      await reportScore(game, cheat, leaderboard, 100).expect(200);
+      await reportScore(game, cheat, leaderboard, 3000).expect(200);
+      const [review] = (await queue(game, leaderboard)).reviews;
+      await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+
+      await until(async () => (await queue(game, leaderboard)).total === 0, 'the held score to be rejected at the archive', 30_000);
+      const { rows } = await testStores().pool.query('SELECT decision, decided_by FROM reviews WHERE review_id = $1', [review!.review_id]);
+      expect(rows).to.deep.equal([{ decision: 'rejected', decided_by: 'system' }]);
+      const { body: log } = await api().get('/api/v1/server/audit_log').set(secretKey(game)).expect(200);
+      const entry = log.entries.find(
+        (e: { action: string; target: string }) => e.action === 'review.reject' && e.target === review!.review_id,
+      );
+      expect(entry).to.include({ actor: 'system' });
+      await ownRecord(game, leaderboard, cheat).expect(404);
+      expect((await approve(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+    });
+  });
+});
