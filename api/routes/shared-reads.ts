@@ -34,7 +34,8 @@ const MAX_LIST_QUERY_BYTES = 8192;
 
 /**
  * The ranks of a list of players on a leaderboard: game clients, the game server and third parties
- * read the same one; `caller` (a client's own player) is always in the list.
+ * read the same one; `viewer` (a client's own player) is always in the list, and sees their own held
+ * score in it (docs/review.md).
  */
 export async function listRanks(
   app: AppContext,
@@ -43,6 +44,7 @@ export async function listRanks(
   leaderboardId: string,
   listed: ListedPlayers,
   season: number | undefined,
+  viewer?: string,
 ) {
   const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
   if (Buffer.byteLength(query) > MAX_LIST_QUERY_BYTES) {
@@ -50,6 +52,6 @@ export async function listRanks(
       { field: 'query', message: `must be at most ${MAX_LIST_QUERY_BYTES} bytes` },
     ]);
   }
-  const ranks = await app.engine.reader.ranks(gameId, leaderboardId, listed, season);
+  const ranks = await app.engine.reader.ranks(gameId, leaderboardId, listed, season, viewer);
   return { status: 200 as const, body: listRanksView(app.engine.config.baseUrl, ranks) };
 }

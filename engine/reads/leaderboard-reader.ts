@@ -7,6 +7,7 @@ import { ranksWithin, tieFieldsOf, type TieFields } from '../leaderboards/ties.j
 import type { PlayerProfile, PlayerService } from '../players/player-service.js';
 import { parseMetadata, type AskedSeason, type Standings } from '../live/types.js';
 import type { RankChanges } from '../history/rank-changes.js';
+import type { Rankings } from '../live/rankings.js';
 import type { SeasonEntry, SeasonReads } from './season-reads.js';
 
 export interface PlayerEntry extends TieFields {
@@ -83,8 +84,36 @@ export class LeaderboardReader {
       clans: ClanService;
       seasons: SeasonReads;
       rankChanges: RankChanges;
+      /** The viewer's own held score (docs/review.md). */
+      rankings: Rankings;
     },
   ) {}
+
+  /**
+   * The viewer's held score as their own reads show it (docs/review.md): an entry ranked as if it
+   * counted, and the total counting them. Undefined for another's read, an archived season and a
+   * board without review rules (whose reads then cost nothing more).
+   */
+  private async ownHeld(
+    leaderboard: Leaderboard,
+    viewer: string | undefined,
+    season: AskedSeason,
+  ): Promise<{ entry: SeasonEntry; total: number } | undefined> {
+    if (viewer === undefined || season !== undefined || leaderboard.review === null) return undefined;
+    const view = await this.deps.rankings.heldView(leaderboard, viewer);
+    if (!view) return undefined;
+    const { held } = view;
+    const entry = {
+      id: viewer,
+      score: held.score,
+      metadata: held.metadata,
+      tiebreakers: held.tiebreakers,
+      achievedAt: held.achievedAt,
+      rank: view.rank,
+      position: -1,
+    };
+    return { entry, total: view.total };
+  }
 
   /** Rank changes of the current season's entries (docs/history.md); an archive's are all null. */
   private rankChangesOf(leaderboard: Leaderboard, entries: readonly SeasonEntry[], season: AskedSeason): Promise<(number | null)[]> {
@@ -122,9 +151,20 @@ export class LeaderboardReader {
     return { leaderboard, view, total, entries: playerRows(leaderboard, entries, profiles, changes) };
   }
 
-  async around(gameId: string, leaderboardId: string, playerId: string, range: number, season?: AskedSeason): Promise<Page<PlayerEntry>> {
+  /** The entries around the player; `own`: the player reads them (a held score of theirs then shows, docs/review.md). */
+  async around(
+    gameId: string,
+    leaderboardId: string,
+    playerId: string,
+    range: number,
+    season?: AskedSeason,
+    own = false,
+  ): Promise<Page<PlayerEntry>> {
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
-    const found = await this.deps.seasons.around(leaderboard, playerId, range, season);
+    const held = await this.ownHeld(leaderboard, own ? playerId : undefined, season);
+    const found = held
+      ? await this.aroundHeld(leaderboard, held, range)
+      : await this.deps.seasons.around(leaderboard, playerId, range, season);
     if (!found) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
     }
@@ -139,6 +179,16 @@ export class LeaderboardReader {
       this.rankChangesOf(leaderboard, found.entries, season),
     ]);
     return { leaderboard, view: 'players', total: found.total, entries: playerRows(leaderboard, found.entries, profiles, changes) };
+  }
+
+  /** The counted entries around the viewer's held one, up to `range` above and below it. */
+  private async aroundHeld(leaderboard: Leaderboard, held: { entry: SeasonEntry; total: number }, range: number) {
+    const start = Math.max(0, held.entry.rank - 1 - range);
+    // One more than both sides: the viewer's own counted entry, if among them, makes way for the held one.
+    const { entries } = await this.deps.seasons.page(leaderboard, 'players', start, 2 * range + 2, undefined);
+    const rows = withHeld(entries, held.entry);
+    const at = rows.indexOf(held.entry);
+    return { total: held.total, entries: rows.slice(Math.max(0, at - range), at + range + 1) };
   }
 
   async clanRecord(gameId: string, leaderboardId: string, clanId: string, season?: AskedSeason): Promise<ClanRecord> {
@@ -229,15 +279,18 @@ export class LeaderboardReader {
    * and ranks and at most one PostgreSQL query for the names (by alias: one query finds the players
    * and their names), whatever the size of the board.
    */
-  async ranks(gameId: string, leaderboardId: string, listed: ListedPlayers, season?: AskedSeason): Promise<ListRanks> {
+  async ranks(gameId: string, leaderboardId: string, listed: ListedPlayers, season?: AskedSeason, viewer?: string): Promise<ListRanks> {
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
+    // A client's own held score shows in its own row (docs/review.md).
+    const held = await this.ownHeld(leaderboard, viewer, season);
     // Asked id -> player id, and the profiles an alias lookup brought along.
     const byAlias = 'aliasIds' in listed ? await this.deps.players.byAliases(gameId, listed.aliasType, listed.aliasIds) : undefined;
     const asked = 'aliasIds' in listed ? listed.aliasIds : listed.playerIds;
     const playerOf = (id: string) => (byAlias ? byAlias.get(id)?.id : id);
     const ids = [...new Set(byAlias ? asked.map(playerOf).filter((id) => id !== undefined) : asked)];
     const read = await this.deps.seasons.scoresOf(leaderboard, 'players', ids, season);
-    const scored = read.entries.filter((entry) => entry !== undefined);
+    const counted = read.entries.filter((entry) => entry !== undefined);
+    const scored = held ? withHeld(counted, held.entry) : counted;
     // Kept in the cache as a page keeps them: players near the top of the current season only (a
     // list names players anywhere on the board, and keeping each would churn the whole cache).
     const retained = new Set(scored.filter((entry) => retainedAt(entry.rank, season)).map((entry) => entry.id));
@@ -248,14 +301,19 @@ export class LeaderboardReader {
           scored.map((entry) => entry.id),
           (id) => retained.has(id),
         );
-    const shown = scored.filter((entry) => profiles.has(entry.id)).sort((a, b) => a.position - b.position);
+    const shown = held
+      ? withHeld(
+          scored.filter((entry) => entry !== held.entry && profiles.has(entry.id)).sort((a, b) => a.position - b.position),
+          held.entry,
+        )
+      : scored.filter((entry) => profiles.has(entry.id)).sort((a, b) => a.position - b.position);
     const listRanks = ranksWithin(shown.map((entry) => entry.rank));
     const changes = await this.rankChangesOf(leaderboard, shown, season);
     // Added to each row, not spread into a copy: copying a row by spread cost more than building it.
     const entries = playerRows(leaderboard, shown, profiles, changes).map((row, i) => Object.assign(row, { listRank: listRanks[i]! }));
     const found = new Set(shown.map((entry) => entry.id));
     const notFound = asked.filter((id) => !found.has(playerOf(id) ?? ''));
-    return { leaderboard, season: read.season, total: read.total, entries, notFound };
+    return { leaderboard, season: read.season, total: held ? held.total : read.total, entries, notFound };
   }
 
   private async clanLeaderboard(gameId: string, leaderboardId: string): Promise<Leaderboard> {
@@ -265,6 +323,16 @@ export class LeaderboardReader {
     }
     return leaderboard;
   }
+}
+
+/**
+ * Ordered entries with the viewer's counted one (if any) replaced by their held one, placed by its
+ * rank: after the entries strictly better, before those it ties with (docs/review.md).
+ */
+function withHeld(entries: SeasonEntry[], held: SeasonEntry): SeasonEntry[] {
+  const others = entries.filter((entry) => entry.id !== held.id);
+  const at = others.filter((entry) => entry.rank < held.rank).length;
+  return [...others.slice(0, at), held, ...others.slice(at)];
 }
 
 /**

@@ -93,6 +93,61 @@ describe('held scores: review rules, the review queue, decisions', function () {
     expect(reviews[0]).to.include({ player_id: cheat!.playerId, score: 6000, previous_score: null, reason: 'above', season: 1 });
   });
 
+  it('when a player reads around_me and list ranks, then their own row shows the held score as if counted, and nobody else does', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 750 } });
+    const [a, b, c, cheat] = await signupMany(game, 4);
+    // The game server's scores are trusted, above the threshold too.
+    await serverReport(game, a!.playerId, [900], [leaderboard]);
+    await serverReport(game, b!.playerId, [700], [leaderboard]);
+    await serverReport(game, c!.playerId, [500], [leaderboard]);
+    await reportScore(game, cheat!, leaderboard, 600).expect(200);
+    // Held between a (900) and b (700): rank 2 in the cheater's own reads; counted, they rank 3.
+    const held = await reportScore(game, cheat!, leaderboard, 800).expect(200);
+    expect(held.body).to.include({ rank: 2, total: 4 });
+    const client = (player: TestPlayer, path: string) =>
+      api()
+        .get(`/api/v1/client/leaderboards/${leaderboard}/${path}`)
+        .set('Publishable-Key', game.publishableKey)
+        .set('Anonymous-Authorization', player.token);
+    const rows = (body: { entries: { player_id: string; score: number; rank: number }[] }) =>
+      body.entries.map((e) => [e.player_id, e.score, e.rank]);
+
+    const mine = (await client(cheat!, 'around_me?range=1').expect(200)).body;
+    expect(mine.total).to.equal(4);
+    expect(rows(mine)).to.deep.equal([
+      [a!.playerId, 900, 1],
+      [cheat!.playerId, 800, 2],
+      [b!.playerId, 700, 2],
+    ]);
+    const theirs = (await client(b!, 'around_me?range=1').expect(200)).body;
+    expect(theirs.total).to.equal(4);
+    expect(rows(theirs)).to.deep.equal([
+      [a!.playerId, 900, 1],
+      [b!.playerId, 700, 2],
+      [cheat!.playerId, 600, 3],
+    ]);
+
+    const listed = (await client(cheat!, `ranks?player_ids=${b!.playerId},${c!.playerId}`).expect(200)).body;
+    expect(listed.total).to.equal(4);
+    expect(
+      listed.entries.map((e: { player_id: string; score: number; rank: number; list_rank: number }) => [
+        e.player_id,
+        e.score,
+        e.rank,
+        e.list_rank,
+      ]),
+    ).to.deep.equal([
+      [cheat!.playerId, 800, 2, 1],
+      [b!.playerId, 700, 2, 1],
+      [c!.playerId, 500, 4, 3],
+    ]);
+    const others = (await client(b!, `ranks?player_ids=${cheat!.playerId}`).expect(200)).body;
+    expect(others.entries.map((e: { player_id: string; score: number }) => [e.player_id, e.score])).to.deep.equal([
+      [b!.playerId, 700],
+      [cheat!.playerId, 600],
+    ]);
+  });
+
   it('when a held score is approved, then it counts once, by the board rule, and a second decision is 409', async () => {
     const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
     const [a, cheat] = await signupMany(game, 2);

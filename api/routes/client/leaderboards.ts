@@ -104,7 +104,8 @@ export const clientLeaderboardEndpoints = [
     responses: { 200: { schema: AroundMe } },
     errors: [400, 404],
     async handler({ caller, params, query, app }) {
-      const page = await app.engine.reader.around(caller.game.id, params.leaderboard_id, caller.playerId, query.range, query.season);
+      // The player's own read: a held score of theirs shows (docs/review.md).
+      const page = await app.engine.reader.around(caller.game.id, params.leaderboard_id, caller.playerId, query.range, query.season, true);
       return { status: 200, body: aroundView(app.engine.config.baseUrl, page) };
     },
   }),
@@ -127,7 +128,7 @@ export const clientLeaderboardEndpoints = [
         const message = `must name at most ${MAX_LISTED_PLAYERS - 1} players besides the token's own`;
         throw new ValidationError(`player_ids ${message}.`, [{ field: 'player_ids', message }]);
       }
-      return listRanks(app, req, caller.game.id, params.leaderboard_id, { playerIds }, query.season);
+      return listRanks(app, req, caller.game.id, params.leaderboard_id, { playerIds }, query.season, caller.playerId);
     },
   }),
 ];

@@ -53,7 +53,8 @@ async function viewerKey(
 /** The viewer's own entry in the season; undefined while they have no score in it. */
 async function ownEntry(engine: Engine, viewer: Viewer, leaderboardId: string, season: AskedSeason): Promise<PlayerEntry | undefined> {
   try {
-    const around = await engine.reader.around(viewer.gameId, leaderboardId, viewer.playerId, 0, season);
+    // The viewer's own row: a held score of theirs shows (docs/review.md).
+    const around = await engine.reader.around(viewer.gameId, leaderboardId, viewer.playerId, 0, season, true);
     return around.entries.find((e) => e.player.id === viewer.playerId);
   } catch (error) {
     if (error instanceof AppError && error.code === 'record_not_found') return undefined;
