@@ -374,6 +374,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
         store: stores.reviews,
         transact,
         events: new WebhookEvents({ store: stores.webhooks, queue: core.webhookQueue }),
+        audit,
       }),
     });
     const moderation = createModeration({

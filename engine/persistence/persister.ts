@@ -13,6 +13,7 @@ import { EVENT_TOP, standingsData, type RecordedAttempts, type WebhookEvents } f
 import type { PlayerStore } from '../players/player-store.js';
 import type { OvertakenEvents } from '../events/overtaken-events.js';
 import type { ReviewStore } from '../reviews/review-store.js';
+import { rejectEnded } from '../reviews/held-scores.js';
 
 /**
  * What a persistence job does to one leaderboard, step by step, for the worker's processor (which
@@ -76,15 +77,7 @@ export class Persister {
           if (!archived) return;
           await this.deps.audit.in(client).recordResetOnce(board, season);
           // Held scores still undecided when their season ends are rejected by the service itself.
-          for (const { reviewId, playerId } of await this.deps.reviews.in(client).rejectSeason(board.internalId, season)) {
-            await this.deps.audit.in(client).record({
-              gameId: board.gameId,
-              actor: 'system',
-              action: 'review.reject',
-              target: reviewId,
-              details: { leaderboard_id: board.id, season, player_id: playerId, reason: 'season_ended' },
-            });
-          }
+          await rejectEnded(client, this.deps.reviews, this.deps.audit, board, season);
           ended = await this.deps.events.record(client, {
             gameId: board.gameId,
             type: 'season.ended',

@@ -1,6 +1,7 @@
-import type { RunInTransaction } from '../db.js';
+import type { Queryable, RunInTransaction } from '../db.js';
 import type { HeldScore } from '../live/rankings.js';
 import type { WebhookEvents } from '../events/webhook-events.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { ReviewStore } from './review-store.js';
 
 /**
@@ -9,7 +10,7 @@ import type { ReviewStore } from './review-store.js';
  * `score.held` in the same transaction (docs/events.md), for the webhooks that want it.
  */
 export class HeldScores {
-  constructor(private readonly deps: { store: ReviewStore; transact: RunInTransaction; events: WebhookEvents }) {}
+  constructor(private readonly deps: { store: ReviewStore; transact: RunInTransaction; events: WebhookEvents; audit: AuditStore }) {}
 
   async record(
     board: { id: string; internalId: number; gameId: string },
@@ -18,7 +19,15 @@ export class HeldScores {
     held: HeldScore,
   ): Promise<void> {
     const attempts = await this.deps.transact(async (client) => {
-      const written = await this.deps.store.in(client).write(board.internalId, season, playerId, held);
+      const store = this.deps.store.in(client);
+      const archived = await store.seasonArchived(board.internalId, season);
+      const written = await store.write(board.internalId, season, playerId, held);
+      // Answered just before its season ended, written after the archive rejected the season's
+      // holds: rejected as they were (docs/review.md part 5).
+      if (archived) {
+        await rejectEnded(client, this.deps.store, this.deps.audit, board, season);
+        return [];
+      }
       if (!written?.began) return [];
       return this.deps.events.record(client, {
         gameId: board.gameId,
@@ -37,5 +46,24 @@ export class HeldScores {
       });
     });
     if (attempts.length > 0) await this.deps.events.queue(attempts);
+  }
+}
+
+/** Rejects a board's undecided holds of an ended season, as the service (actor system), audited. */
+export async function rejectEnded(
+  client: Queryable,
+  store: ReviewStore,
+  audit: AuditStore,
+  board: { id: string; gameId: string; internalId: number },
+  season: number,
+): Promise<void> {
+  for (const { reviewId, playerId } of await store.in(client).rejectSeason(board.internalId, season)) {
+    await audit.in(client).record({
+      gameId: board.gameId,
+      actor: 'system',
+      action: 'review.reject',
+      target: reviewId,
+      details: { leaderboard_id: board.id, season, player_id: playerId, reason: 'season_ended' },
+    });
   }
 }

@@ -116,6 +116,20 @@ export class ReviewStore {
     return rows[0] && { reviewId: rows[0].review_id, began: rows[0].began };
   }
 
+  /**
+   * Whether the board's season is archived, with the board's row share-locked until the transaction
+   * ends: the archive (which rejects the season's holds) locks it to write, so it falls wholly before
+   * or after.
+   */
+  async seasonArchived(leaderboardInternalId: number, season: number): Promise<boolean> {
+    const { rows } = await this.db.query<{ archived: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM leaderboard_seasons WHERE leaderboard_internal_id = $1 AND season = $2) AS archived
+       FROM leaderboards WHERE internal_id = $1 FOR SHARE`,
+      [leaderboardInternalId, season],
+    );
+    return rows[0]?.archived ?? true;
+  }
+
   /** A game's undecided holds (of one board, when given), oldest first, and how many there are. */
   async pending(
     gameId: string,

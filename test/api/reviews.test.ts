@@ -15,6 +15,13 @@ import {
 } from '../helpers/fixtures.js';
 import { boardLosesLiveState, persistedScores, waitForPersistence } from '../helpers/persistence.js';
 import { startWorker, until, type ServiceProcess } from '../helpers/processes.js';
+import { AuditStore } from '../../engine/audit/audit-store.js';
+import { transactionsOn } from '../../engine/db.js';
+import { WebhookEvents } from '../../engine/events/webhook-events.js';
+import type { WebhookQueue } from '../../engine/events/webhook-queue.js';
+import { WebhookStore } from '../../engine/events/webhook-store.js';
+import { HeldScores } from '../../engine/reviews/held-scores.js';
+import { ReviewStore } from '../../engine/reviews/review-store.js';
 
 /**
  * Held scores (docs/review.md): a client report a board's review rules catch is answered as if it
@@ -328,6 +335,39 @@ describe('held scores: review rules, the review queue, decisions', function () {
       expect(entry).to.include({ actor: 'system' });
       await ownRecord(game, leaderboard, cheat).expect(404);
       expect((await approve(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+    });
+
+    it('when a hold of an ended season reaches PostgreSQL after its archive, then it is rejected as the other holds of its season were', async () => {
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+      const player = await signup(game);
+      await reportScore(game, player, leaderboard, 100).expect(200);
+      const board = await internalBoard(game, leaderboard);
+      await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+      await waitForPersistence(board);
+      // The write of a report answered in season 1 just before the reset, arriving late.
+      const { pool } = testStores();
+      const late = new HeldScores({
+        store: new ReviewStore(pool),
+        transact: transactionsOn(pool),
+        // No webhook wants score.held here: nothing is queued.
+        events: new WebhookEvents({ store: new WebhookStore(pool), queue: undefined as unknown as WebhookQueue }),
+        audit: new AuditStore(pool),
+      });
+      await late.record(board, 1, player.playerId, {
+        heldUs: '1000',
+        version: 1,
+        reason: 'above',
+        heldAt: new Date(),
+        score: '5000',
+        tiebreakers: [],
+        achievedAt: undefined,
+        amount: null,
+        previousScore: 100,
+        metadata: '',
+      });
+      const { rows } = await pool.query('SELECT decision, decided_by FROM reviews WHERE leaderboard_internal_id = $1', [board.internalId]);
+      expect(rows).to.deep.equal([{ decision: 'rejected', decided_by: 'system' }]);
+      expect((await queue(game, leaderboard)).total).to.equal(0);
     });
   });
 });
