@@ -29,6 +29,7 @@ import { seasonFigures } from './season-figures.js';
 import { moderationFigures } from './moderation-figures.js';
 import { eventFigures } from './event-figures.js';
 import { historyFigures } from './history-figures.js';
+import { reviewFigures } from './review-figures.js';
 import { tieFigures } from './ties-figures.js';
 import { leagueFigures } from './league-figures.js';
 import { dropBenchDatabase, resetBenchData, seed, type SeededGame } from './seed.js';
@@ -126,6 +127,10 @@ async function main(): Promise<void> {
       if (options.only.includes('history')) {
         log(`History: the daily snapshot of a board's first 100,000 entries, a page of 100 with rank_change vs without`);
         results.history = await historyFigures(setup, options, engine, parts, ctx);
+      }
+      if (options.only.includes('review')) {
+        log('Review: report_score on a board judging review rules (none held) vs none');
+        results.review = await reviewFigures(setup, options, engine, parts, ctx);
       }
     }
     results.machine.loadAverage.end = os.loadavg()[0]!;

@@ -13,6 +13,7 @@ import type { SideRatio } from './rounds.js';
 import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
 import { historyRatios } from './history-figures.js';
+import { reviewRatios } from './review-figures.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -43,6 +44,7 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
   if (results.moderation) lines.push(...moderationSection(results));
   if (results.ties) lines.push(...tiesSection(results));
   if (results.events) lines.push(...eventsSection(results));
+  if (results.review) lines.push(...reviewSection(results));
   if (results.history) lines.push(...historySection(results));
 
   lines.push('', '## Targets', '', row(['target', 'measured', 'result']), row(['---', '---', '---']));
@@ -452,6 +454,22 @@ function eventsSection(results: BenchResults): string[] {
     ]),
   );
   return lines;
+}
+
+/** --only review: report_score on a board judging review rules against none. */
+function reviewSection(results: BenchResults): string[] {
+  const figures = results.review!;
+  return [
+    '',
+    `## Review rules on a board of ${num(figures.entries)} entries`,
+    '',
+    "1 API process. Each round runs both sides, starting with the other each round; the ratio is the median of the rounds' ratios. " +
+      'Every report is judged by all three rules and none is held (docs/review.md).',
+    '',
+    row(['figure', 'measured', 'compared with', 'ratio', 'target', 'result']),
+    row(['---', '---', '---', '---:', '---', '---']),
+    ...ratioRows(reviewRatios(figures)),
+  ];
 }
 
 /** --only history: a board's daily snapshot (time, size) and a page with rank_change against one without. */

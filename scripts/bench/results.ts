@@ -11,6 +11,7 @@ import type { ModerationFigures } from './moderation-figures.js';
 import type { SeasonFigures } from './season-figures.js';
 import type { TieFigures } from './ties-figures.js';
 import type { EventFigures } from './event-figures.js';
+import type { ReviewFigures } from './review-figures.js';
 import type { HistoryFigures } from './history-figures.js';
 import { BARE_GET_LABEL, BARE_POST_LABEL, RUNGS } from './scenarios.js';
 
@@ -59,6 +60,8 @@ export interface BenchResults {
   league?: LeagueFigures;
   /** --only events: report_score with three webhooks wanting player.overtaken against none, and their deliveries per second. */
   events?: EventFigures;
+  /** --only review: report_score on a board judging review rules against none. */
+  review?: ReviewFigures;
   /** --only history: a 100,000-entry daily snapshot's time and size, and a page with rank_change against one without. */
   history?: HistoryFigures;
   /** --cluster: the service scenarios (1 API process) on the single Redis and on a Redis Cluster, in alternating rounds. */

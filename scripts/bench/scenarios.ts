@@ -130,9 +130,10 @@ export function selectScenarios(only: string[], processes: number, variants: boo
  * Scenarios of their own, run only when --only names them (each takes minutes): `seasons` resets a
  * 1,000,000-entry board and measures the reset, its archive and the archived season's reads;
  * `moderation` bans on big boards; `ties` reports on tie-breaking boards and ranks lists of players;
- * `events` reports on a board whose reports give player.overtaken to three webhooks, and their deliveries.
+ * `events` reports on a board whose reports give player.overtaken to three webhooks, and their deliveries;
+ * `review` reports on a board judging review rules.
  */
-export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties', 'league', 'events', 'history'] as const;
+export const OPTIONAL_SCENARIOS = ['seasons', 'moderation', 'ties', 'league', 'events', 'history', 'review'] as const;
 export type OptionalScenario = (typeof OPTIONAL_SCENARIOS)[number];
 
 export const BARE_SCENARIOS: Scenario[] = [

@@ -7,6 +7,7 @@ import type { SideRatio } from './rounds.js';
 import { tieRatios } from './ties-figures.js';
 import { eventRatios } from './event-figures.js';
 import { historyRatios } from './history-figures.js';
+import { reviewRatios } from './review-figures.js';
 
 export interface TargetCheck {
   target: string;
@@ -30,6 +31,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     ...tieChecks(results),
     ...eventChecks(results),
     ...historyChecks(results),
+    ...reviewChecks(results),
   ];
   if (results.runs.length === 0) return seasons; // --only named optional scenarios alone
   const checks: TargetCheck[] = [];
@@ -256,6 +258,11 @@ function rankReadChecks(results: BenchResults): TargetCheck[] {
 /** --only events: report_score with three webhooks wanting player.overtaken >= 90% of none. */
 function eventChecks(results: BenchResults): TargetCheck[] {
   return results.events ? sideChecks(eventRatios(results.events)) : [];
+}
+
+/** --only review: report_score on a board judging review rules >= 90% of none. */
+function reviewChecks(results: BenchResults): TargetCheck[] {
+  return results.review ? sideChecks(reviewRatios(results.review)) : [];
 }
 
 /** --only history: a page of 100 with rank_change >= 90% of one without. */
