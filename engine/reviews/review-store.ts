@@ -130,14 +130,16 @@ export class ReviewStore {
     return rows[0]?.archived ?? true;
   }
 
-  /** A game's undecided holds (of one board, when given), oldest first, and how many there are. */
+  /** A game's undecided holds of current seasons (of one board, when given), oldest first, and how many there are. */
   async pending(
     gameId: string,
     leaderboardInternalId: number | undefined,
     limit: number,
     offset: number,
   ): Promise<{ reviews: Review[]; total: number }> {
-    const where = `WHERE l.game_id = $1 AND r.decision IS NULL AND ($2::bigint IS NULL OR r.leaderboard_internal_id = $2)`;
+    // Holds of an ended season wait for its archive to reject them (docs/review.md part 5): not listed.
+    const where = `WHERE l.game_id = $1 AND r.decision IS NULL AND r.season >= l.season
+                     AND ($2::bigint IS NULL OR r.leaderboard_internal_id = $2)`;
     const [rows, count] = await Promise.all([
       this.db.query<ReviewRow>(`${SELECT} ${where} ORDER BY r.held_at, r.review_id LIMIT $3 OFFSET $4`, [
         gameId,

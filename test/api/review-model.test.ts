@@ -1,0 +1,217 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { api } from '../helpers/context.js';
+import {
+  createGame,
+  createLeaderboard,
+  createThirdPartyKey,
+  reportScore,
+  secretKey,
+  serverReport,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
+
+/**
+ * Who sees a held score, against a model (docs/review.md): random client and server reports,
+ * approvals, rejections and resets on boards of either order and every score rule, with `above`
+ * and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the clock and has
+ * tests of its own). After every step each player's own record, the board as a bot pages it, and
+ * the review queue equal the model; every client report's answer equals the model's.
+ */
+const PLAYERS = 4;
+const SCORES = [1, 2, 3, 5, 8];
+
+type Rule = 'best' | 'latest' | 'sum';
+type Order = 'desc' | 'asc';
+type Op = { kind: 'client' | 'server'; player: number; score: number } | { kind: 'approve' | 'reject'; player: number } | { kind: 'reset' };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('client' as const), player: fc.nat(PLAYERS - 1), score: fc.constantFrom(...SCORES) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('server' as const), player: fc.nat(PLAYERS - 1), score: fc.constantFrom(...SCORES) }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const), player: fc.nat(PLAYERS - 1) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
+);
+
+/** The board's counted entries and its pending holds, as docs/review.md describes them. */
+class ReviewModel {
+  readonly counted = new Map<string, number>();
+  readonly pending = new Map<string, { score: number; amount: number }>();
+
+  constructor(
+    private readonly order: Order,
+    private readonly rule: Rule,
+    private readonly rules: { above: number; outlierFactor: number },
+  ) {}
+
+  better(a: number, b: number): boolean {
+    return this.order === 'desc' ? a > b : a < b;
+  }
+
+  /** 1 + the counted entries strictly better than `score`, the player's own aside. */
+  rankOf(player: string, score: number): number {
+    return 1 + [...this.counted].filter(([id, other]) => id !== player && this.better(other, score)).length;
+  }
+
+  private applied(before: number | undefined, score: number): number {
+    if (before === undefined) return score;
+    if (this.rule === 'sum') return before + score;
+    if (this.rule === 'latest') return score;
+    return this.better(score, before) ? score : before;
+  }
+
+  /** A client report: the answer's score, rank and total. */
+  client(player: string, score: number): { score: number; rank: number; total: number } {
+    const counted = this.counted.get(player);
+    const pending = this.pending.get(player);
+    let after: number;
+    let amount = 0;
+    if (this.rule === 'sum') {
+      amount = (pending?.amount ?? 0) + score;
+      after = (counted ?? 0) + amount;
+    } else {
+      after = this.applied(pending?.score ?? counted, score);
+    }
+    let held = pending !== undefined;
+    if (!held && (counted === undefined || this.rule !== 'best' || this.better(after, counted))) {
+      const top = [...this.counted.values()].sort((a, b) => (this.better(a, b) ? -1 : 1))[0];
+      const bound =
+        top === undefined
+          ? undefined
+          : this.order === 'desc'
+            ? top + this.rules.outlierFactor * Math.abs(top)
+            : top - this.rules.outlierFactor * Math.abs(top);
+      held = this.better(after, this.rules.above) || (bound !== undefined && this.better(after, bound));
+    }
+    if (held) {
+      this.pending.set(player, { score: after, amount });
+      return { score: after, rank: this.rankOf(player, after), total: this.counted.size + (counted === undefined ? 1 : 0) };
+    }
+    this.counted.set(player, this.applied(counted, score));
+    return { score: this.counted.get(player)!, rank: this.rankOf(player, this.counted.get(player)!), total: this.counted.size };
+  }
+
+  server(player: string, score: number): void {
+    this.counted.set(player, this.applied(this.counted.get(player), score));
+  }
+
+  approve(player: string): void {
+    const { score, amount } = this.pending.get(player)!;
+    this.pending.delete(player);
+    this.counted.set(player, this.applied(this.counted.get(player), this.rule === 'sum' ? amount : score));
+  }
+
+  /** What the player's own record shows: undefined for 404. */
+  own(player: string): { score: number; rank: number; total: number } | undefined {
+    const pending = this.pending.get(player);
+    if (pending) {
+      const total = this.counted.size + (this.counted.has(player) ? 0 : 1);
+      return { score: pending.score, rank: this.rankOf(player, pending.score), total };
+    }
+    const counted = this.counted.get(player);
+    return counted === undefined ? undefined : { score: counted, rank: this.rankOf(player, counted), total: this.counted.size };
+  }
+
+  /** The board as others see it: [id, score, rank], best first (ties in any order). */
+  board(): [string, number, number][] {
+    return [...this.counted]
+      .map(([id, score]): [string, number, number] => [id, score, this.rankOf(id, score)])
+      .sort((a, b) => a[2] - b[2] || (a[0] < b[0] ? -1 : 1));
+  }
+}
+
+describe('held scores against a model: who sees what', function () {
+  this.timeout(600_000);
+  let game: TestGame;
+  let apiKey: string;
+  let players: TestPlayer[];
+
+  before(async () => {
+    game = await createGame();
+    apiKey = (await createThirdPartyKey(game)).apiKey;
+    players = await signupMany(game, PLAYERS);
+  });
+
+  it('when random reports, holds, approvals, rejections and resets run, then every read from the owner and from others equals the model', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<Order>('desc', 'asc'),
+        fc.constantFrom<Rule>('best', 'latest', 'sum'),
+        fc.array(op, { minLength: 1, maxLength: 24 }),
+        async (order, rule, ops) => {
+          const rules = order === 'desc' ? { above: 7, outlierFactor: 1 } : { above: 2, outlierFactor: 0.5 };
+          const leaderboard = await createLeaderboard(game, {
+            sort_order: order,
+            update_strategy: rule,
+            review: { above: rules.above, outlier_factor: rules.outlierFactor },
+          });
+          const model = new ReviewModel(order, rule, rules);
+          for (const step of ops) {
+            if (step.kind === 'reset') {
+              await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
+              model.counted.clear();
+              model.pending.clear();
+            } else {
+              const player = players[step.player]!;
+              const id = player.playerId;
+              if (step.kind === 'client') {
+                const expected = model.client(id, step.score);
+                const { body } = await reportScore(game, player, leaderboard, step.score).expect(200);
+                expect({ score: body.best_score, rank: body.rank, total: body.total }, `answer to ${JSON.stringify(step)}`).to.deep.equal(
+                  expected,
+                );
+              } else if (step.kind === 'server') {
+                model.server(id, step.score);
+                await serverReport(game, id, [step.score], [leaderboard]);
+              } else {
+                const { body } = await api().get(`/api/v1/server/reviews?leaderboard_id=${leaderboard}`).set(secretKey(game)).expect(200);
+                const review = body.reviews.find((r: { player_id: string }) => r.player_id === id);
+                expect(Boolean(review), `a pending review of ${step.player}`).to.equal(model.pending.has(id));
+                if (!review) continue;
+                if (step.kind === 'approve') model.approve(id);
+                else model.pending.delete(id);
+                await api().post(`/api/v1/server/reviews/${review.review_id}/${step.kind}`).set(secretKey(game)).send({}).expect(200);
+              }
+            }
+            for (const player of players) {
+              const res = await api()
+                .get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`)
+                .set('Publishable-Key', game.publishableKey)
+                .set('Anonymous-Authorization', player.token);
+              const own = model.own(player.playerId);
+              const shown = res.status === 200 ? { score: res.body.score, rank: res.body.rank, total: res.body.total } : undefined;
+              expect(shown, `own record of ${player.playerId} after ${JSON.stringify(step)}`).to.deep.equal(own);
+            }
+            const { body: page } = await api()
+              .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=100`)
+              .set('Api-Key', apiKey)
+              .expect(200);
+            const rows = page.entries
+              .map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank])
+              .sort((a: [string, number, number], b: [string, number, number]) => a[2] - b[2] || (a[0] < b[0] ? -1 : 1));
+            expect({ total: page.total, rows }, `the board after ${JSON.stringify(step)}`).to.deep.equal({
+              total: model.counted.size,
+              rows: model.board(),
+            });
+            const { body: queue } = await api()
+              .get(`/api/v1/server/reviews?leaderboard_id=${leaderboard}&limit=100`)
+              .set(secretKey(game))
+              .expect(200);
+            const queued = new Map(queue.reviews.map((r: { player_id: string; score: number }) => [r.player_id, r.score]));
+            expect(queued, `the queue after ${JSON.stringify(step)}`).to.deep.equal(
+              new Map([...model.pending].map(([id, p]) => [id, p.score])),
+            );
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+});
