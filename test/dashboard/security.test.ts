@@ -23,7 +23,7 @@ describe('dashboard security: CSRF, cookies, limits and games kept apart', funct
 
   it("when a page's ?done= names no notice of its own (constructor, toString, __proto__, any text), then the page shows no notice", async () => {
     const session = await httpSession({ secretKey: w.a.game.secretKey });
-    const pages = ['/settings', '/leaderboards', `/leaderboards/${w.a.board}`, `/players/${w.a.player.playerId}`];
+    const pages = ['/settings', '/leaderboards', `/leaderboards/${w.a.board}`, `/players/${w.a.player.playerId}`, '/reviews'];
     for (const path of pages) {
       for (const done of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'Your account is closed']) {
         const res = await session.page(`${path}?done=${encodeURIComponent(done)}`);
@@ -202,7 +202,7 @@ describe('dashboard security: CSRF, cookies, limits and games kept apart', funct
       expect(res.status, path).to.equal(404);
       expect(res.text, path).to.not.include(w.a.mark);
     }
-    for (const path of ['/overview', '/leaderboards', '/players', '/audit-log', '/settings']) {
+    for (const path of ['/overview', '/leaderboards', '/players', '/reviews', '/audit-log', '/settings']) {
       const res = await b.page(path);
       expect(res.status, path).to.equal(200);
       expect(res.text, path).to.include(w.b.mark).and.not.include(w.a.mark);

@@ -22,11 +22,11 @@ describe('The dashboard in Chromium: signing in and out', function () {
     await browser?.close();
   });
 
-  it('when the game’s secret key is entered, then the Overview of that game opens with the five sections', async () => {
+  it('when the game’s secret key is entered, then the Overview of that game opens with the six sections', async () => {
     const { page, close, problems } = await signInWithSecretKey(browser, game.secretKey);
     expect(await page.locator('.game-name').textContent()).to.equal(gameName);
     const links = await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents();
-    expect(links).to.deep.equal(['Overview', 'Leaderboards', 'Players', 'Audit log', 'Settings']);
+    expect(links).to.deep.equal(['Overview', 'Leaderboards', 'Players', 'Review', 'Audit log', 'Settings']);
     expect(problems).to.deep.equal([]);
     await close();
   });

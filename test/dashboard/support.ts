@@ -41,7 +41,10 @@ export async function signInAsAdmin(browser: Browser, gameName?: string, viewpor
 }
 
 /** Opens a section by its navigation link, as a person would. */
-export async function openSection(page: Page, name: 'Overview' | 'Leaderboards' | 'Players' | 'Audit log' | 'Settings'): Promise<void> {
+export async function openSection(
+  page: Page,
+  name: 'Overview' | 'Leaderboards' | 'Players' | 'Review' | 'Audit log' | 'Settings',
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
   await page.waitForLoadState();
 }

@@ -3,6 +3,7 @@ import { gameEndpoints } from './games.js';
 import { leaderboardsEndpoints } from './leaderboards/index.js';
 import { overviewEndpoints } from './overview.js';
 import { playersEndpoints } from './players.js';
+import { reviewsEndpoints } from './reviews.js';
 import { settingsEndpoints } from './settings.js';
 import { signInEndpoints } from './sign-in.js';
 
@@ -17,6 +18,7 @@ export const dashboardEndpoints = [
   ...overviewEndpoints,
   ...leaderboardsEndpoints,
   ...playersEndpoints,
+  ...reviewsEndpoints,
   ...auditLogEndpoints,
   ...settingsEndpoints,
 ];

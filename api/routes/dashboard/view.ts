@@ -4,12 +4,13 @@ import type { AppContext } from '../endpoint.js';
 import { html, type Html } from '../../html.js';
 import { csrfToken, type SignedIn } from '../../middleware/dashboard-session.js';
 
-export type Section = 'Overview' | 'Leaderboards' | 'Players' | 'Audit log' | 'Settings';
+export type Section = 'Overview' | 'Leaderboards' | 'Players' | 'Review' | 'Audit log' | 'Settings';
 
 const SECTIONS: { name: Section; path: string }[] = [
   { name: 'Overview', path: '/overview' },
   { name: 'Leaderboards', path: '/leaderboards' },
   { name: 'Players', path: '/players' },
+  { name: 'Review', path: '/reviews' },
   { name: 'Audit log', path: '/audit-log' },
   { name: 'Settings', path: '/settings' },
 ];
@@ -128,7 +129,7 @@ export interface PageParts {
 
 /**
  * The document around every dashboard page: a skip link, the header with the game's name and the
- * sign-out button, the five sections' navigation (when a game is chosen), and the main content.
+ * sign-out button, the sections' navigation (when a game is chosen), and the main content.
  */
 export function dashboardPage(screen: Screen, { title, section, body, scripts = [], styles = [] }: PageParts): string {
   const { assets } = screen.app;
