@@ -155,6 +155,30 @@ describe('held scores: review rules, the review queue, decisions', function () {
     ]);
   });
 
+  it('when a report is held, then it overtakes nobody, and a held player is never named as overtaken; its approval overtakes as a report would', async () => {
+    const leaderboard = await createLeaderboard(game, { notify_top: 5, review: { above: 1000 } });
+    const [a, b, cheat] = await signupMany(game, 3);
+    await serverReport(game, a!.playerId, [900], [leaderboard]);
+    await reportScore(game, b!, leaderboard, 500).expect(200);
+    const key = testStores().keys(await internalBoard(game, leaderboard)).overtaken;
+    const records = async () =>
+      (await testStores().redis.xrange(key, '-', '+')).map(([, fields]) => {
+        const field = new Map<string, string>();
+        for (let i = 0; i < fields.length; i += 2) field.set(fields[i]!, fields[i + 1]!);
+        return [field.get('by'), field.get('players')];
+      });
+    // Held above both: no record, though its answer says rank 1.
+    expect((await reportScore(game, cheat!, leaderboard, 5000).expect(200)).body.rank).to.equal(1);
+    expect(await records()).to.deep.equal([]);
+    // b passes a: a is named, the held player (shown first to themselves only) is not.
+    await reportScore(game, b!, leaderboard, 950).expect(200);
+    expect(await records()).to.deep.equal([[b!.playerId, `${a!.playerId} 2`]]);
+    // The approval is a report made now: it passes b and a.
+    const [review] = (await queue(game, leaderboard)).reviews;
+    await approve(game, review!.review_id).expect(200);
+    expect((await records()).slice(1)).to.deep.equal([[cheat!.playerId, `${b!.playerId} 2 ${a!.playerId} 3`]]);
+  });
+
   it('when a held score is approved, then it counts once, by the board rule, and a second decision is 409', async () => {
     const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
     const [a, cheat] = await signupMany(game, 2);
