@@ -604,6 +604,38 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     expect(receiver.at('/ok/held')).to.have.length(1);
   });
 
+  it('when the API is SIGKILLed right after answering reports, then their player.overtaken and score.held events are delivered all the same', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own, { notify_top: 5, review: { above: 100 } });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/killed'), events: ['player.overtaken', 'score.held'], leaderboard_ids: [board] })
+      .expect(201);
+    const [leader, climber, cheat] = await Promise.all(['L', 'C', 'X'].map((name) => namedPlayer(own, name)));
+    await reportScores(own, board, [[leader!, 50]]);
+    const doomed = await startApi(RELAXED);
+    const report = (player: { token: string }, score: number) =>
+      request(doomed.url)
+        .post(`/api/v1/client/leaderboards/${board}/report_score`)
+        .set('Publishable-Key', own.publishableKey)
+        .set('Anonymous-Authorization', player.token)
+        .send({ score })
+        .expect(200);
+    await report(climber!, 60);
+    await report(cheat!, 500);
+    doomed.child.kill('SIGKILL');
+
+    await until(() => receiver.at('/ok/killed').length === 2, 'both events', 30_000);
+    const events = receiver.at('/ok/killed').map((delivery) => verified(hook.body.secret, delivery));
+    expect(events.map((event) => [event.type, event.data.player_id]).sort()).to.deep.equal(
+      [
+        ['player.overtaken', leader!.playerId],
+        ['score.held', cheat!.playerId],
+      ].sort(),
+    );
+  });
+
   it('when a webhook has 100 attempts waiting, then a test event is refused with 409 and nothing is queued', async () => {
     const { id } = await register('/ok/full');
     // 100 attempts due tomorrow, straight into PostgreSQL (no job wakes them).
