@@ -330,6 +330,7 @@ export function playerSummaryView(player: PlayerSummary): Value<typeof R.PlayerS
     clan_id: player.clanId,
     aliases: player.aliases,
     banned: player.bannedAt !== null,
+    ban_kind: player.banKind,
     created_at: player.createdAt.toISOString(),
   };
 }

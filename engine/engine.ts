@@ -387,6 +387,7 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       seats: stores.seats,
       archives: stores.archives,
       webhooks: stores.webhooks,
+      reviews: stores.reviews,
       audit,
       invalidator,
       live,

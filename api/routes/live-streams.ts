@@ -89,10 +89,13 @@ async function openStream(app: AppContext, gameId: string, req: Request, res: Re
   // open keeps no request pipeline alive, only its socket and its watcher.
 }
 
-/** A player's stream (its token): refused while banned; ends at the token's expiry. */
+/**
+ * A player's stream (its token): refused while banned (a shadow-banned player's stays open: they
+ * are not told, docs/review.md part 6); ends at the token's expiry.
+ */
 export async function playerStream(app: AppContext, viewer: Viewer, leaderboardId: string, limit: number, req: Request, res: Response) {
   const { engine } = app;
-  const banned = () => engine.moderation.isBanned(viewer.gameId, viewer.playerId);
+  const banned = async () => (await engine.moderation.banKind(viewer.gameId, viewer.playerId)) === 'ban';
   if (await banned()) throw new ForbiddenError('This player is banned from the game.', 'player_banned');
   const ttl = engine.config.tokenTtlSeconds;
   await openStream(app, viewer.gameId, req, res, {

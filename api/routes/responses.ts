@@ -419,12 +419,21 @@ const aliases = () =>
 const playerProfile = () => ({ player_id: playerId(), display_name: displayName(), clan_id: nullable(clanId()), aliases: aliases() });
 export const Player = object(playerProfile()).id('Player');
 const banned = () => bool().example(false).description('A banned player is hidden from every leaderboard read');
+const banKind = () =>
+  nullable(oneOf('ban', 'shadow'))
+    .example(null)
+    .description(
+      'How the player is banned: ban (told, reports refused) or shadow (not told, reports held, docs/review.md); null while not banned',
+    );
 const joined = () => time().description('When the player signed up');
 /** A player in a search's results (no scores: a list must not cost a script call per board per player). */
-export const PlayerSummary = object({ ...playerProfile(), banned: banned(), created_at: joined() }).id('PlayerSummary');
+export const PlayerSummary = object({ ...playerProfile(), banned: banned(), ban_kind: banKind(), created_at: joined() }).id(
+  'PlayerSummary',
+);
 export const PlayerDetails = object({
   ...playerProfile(),
   banned: banned(),
+  ban_kind: banKind(),
   banned_at: nullable(time()).example(null).description('When the ban began; null while not banned'),
   ban_reason: nullable(str()).example(null).description("The ban's reason as given; null for none or while not banned"),
   created_at: joined(),

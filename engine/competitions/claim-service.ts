@@ -1,3 +1,4 @@
+import type { BanKind } from '../players/player-store.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { RunInTransaction } from '../db.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
@@ -42,7 +43,8 @@ export class ClaimService {
 
   /**
    * The player's claim of `season`. In order: 404 for an unknown board or season, 409 conflict while
-   * the season is open, 403 player_banned, 404 record_not_found without a rank or a reward for it,
+   * the season is open, 403 player_banned (a shadow-banned player's own claim: 404 record_not_found,
+   * docs/review.md part 6), 404 record_not_found without a rank or a reward for it,
    * 409 already_claimed after the first claim (its time in the details). A server's claim (`actor`)
    * is audited; a client's is not.
    */
@@ -54,9 +56,7 @@ export class ClaimService {
     if (season === live.season && windowState(windowOf(board, live.season, live.startedAt), Date.now()) !== 'closed') {
       throw new ConflictError(`Season ${season} of leaderboard '${leaderboardId}' is still open: rewards are claimed once it has closed.`);
     }
-    if (await this.deps.store.banned(gameId, playerId)) {
-      throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
-    }
+    refuseBanned(await this.deps.store.banKind(gameId, playerId), leaderboardId, actor);
     const record = await this.deps.scores.record(gameId, leaderboardId, playerId, season);
     const { bands, by } = await this.deps.rewards.bandsOf(board, season, live.season);
     // The rank the bands read: the board's, or on a league whose rewards follow groups, the group's.
@@ -69,9 +69,9 @@ export class ClaimService {
     const claimedAt = await this.deps.transact(async (client) => {
       const store = this.deps.store.in(client);
       // Checked again under the player's row lock: a ban falls wholly before or after the claim.
-      const banned = await store.banned(gameId, playerId);
-      if (banned === undefined) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
-      if (banned) throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
+      const banKind = await store.banKind(gameId, playerId);
+      if (banKind === undefined) throw new NotFoundError('player_not_found', `No player has the id '${playerId}' in this game.`);
+      refuseBanned(banKind, leaderboardId, actor);
       const at = await store.insert(board.internalId, season, playerId, rank, reward);
       if (at && actor) {
         await this.deps.audit.in(client).record({
@@ -93,4 +93,15 @@ export class ClaimService {
     }
     return { leaderboardId, season, playerId, rank, reward, claimedAt };
   }
+}
+
+/**
+ * A banned player claims nothing: 403 player_banned, except a shadow-banned player's own claim (no
+ * `actor`), answered as if they had no rank, so they are never told (docs/review.md part 6).
+ */
+function refuseBanned(banKind: BanKind | null | undefined, leaderboardId: string, actor: Actor | undefined): void {
+  if (banKind === 'shadow' && actor === undefined) {
+    throw new NotFoundError('record_not_found', `The player has no rank earning a reward on leaderboard '${leaderboardId}'.`);
+  }
+  if (banKind) throw new ForbiddenError('This player is banned from the game; their rewards cannot be claimed.', 'player_banned');
 }

@@ -1,3 +1,4 @@
+import type { BanKind } from '../players/player-store.js';
 import type { RewardsBy } from '../leaderboards/leaderboard-store.js';
 import type { Queryable } from '../db.js';
 import { generatedDisplayName } from '../players/display-names.js';
@@ -65,14 +66,14 @@ export class ClaimStore {
     };
   }
 
-  /** Whether the player of that game is banned; undefined when there is no such player. */
-  async banned(gameId: string, playerId: string): Promise<boolean | undefined> {
+  /** How the player of that game is banned (null: not banned); undefined when there is no such player. */
+  async banKind(gameId: string, playerId: string): Promise<BanKind | null | undefined> {
     // FOR SHARE: a ban (which locks the row to update it) falls wholly before or after the claim.
-    const { rows } = await this.db.query<{ banned: boolean }>(
-      'SELECT banned_at IS NOT NULL AS banned FROM players WHERE id = $1 AND game_id = $2 FOR SHARE',
+    const { rows } = await this.db.query<{ ban_kind: BanKind | null }>(
+      'SELECT ban_kind FROM players WHERE id = $1 AND game_id = $2 FOR SHARE',
       [playerId, gameId],
     );
-    return rows[0]?.banned;
+    return rows[0]?.ban_kind;
   }
 
   /** The bands an archived season ended with (its archive's settings); undefined when it is not archived. */

@@ -10,7 +10,7 @@ import type { WebhookEvents } from './webhook-events.js';
 /** Records taken from a board's stream per step: each names at most 50 players. */
 const RECORDS_PER_STEP = 200;
 
-/** One record of the report script: who overtook whom, in which season (reportScore-29.lua). */
+/** One record of the report script: who overtook whom, in which season (reportScore-32.lua). */
 interface OvertakenRecord {
   streamId: string;
   season: number;

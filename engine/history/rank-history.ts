@@ -33,13 +33,23 @@ export class RankHistoryReads {
     },
   ) {}
 
-  async of(gameId: string, leaderboardId: string, playerId: string, range: { from?: string; to?: string }): Promise<RankHistory> {
+  /** `own`: the player reads it with their token (a shadow-banned player then sees theirs, docs/review.md part 6). */
+  async of(
+    gameId: string,
+    leaderboardId: string,
+    playerId: string,
+    range: { from?: string; to?: string },
+    own = false,
+  ): Promise<RankHistory> {
     if (range.from !== undefined && range.to !== undefined && range.from > range.to) {
       throw new ValidationError('`from` must not come after `to`.', [{ field: 'from', message: 'must be on or before `to`' }]);
     }
-    const [leaderboard] = await Promise.all([this.deps.leaderboards.get(gameId, leaderboardId), this.deps.players.get(gameId, playerId)]);
+    const [leaderboard, player] = await Promise.all([
+      this.deps.leaderboards.get(gameId, leaderboardId),
+      this.deps.players.get(gameId, playerId),
+    ]);
     // A banned player is absent from every read of the game's boards, their history too.
-    if (await this.deps.playerStore.isBanned(playerId)) {
+    if (!(own && player.shadowed) && (await this.deps.playerStore.isBanned(playerId))) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no history to show on leaderboard '${leaderboardId}'.`);
     }
     const [bestRank, points] = await Promise.all([

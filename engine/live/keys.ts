@@ -61,6 +61,11 @@ export interface LeaderboardKeys {
    */
   banned: string;
   /**
+   * set: the game's shadow-banned players (docs/review.md part 6), a subset of `banned`: their client
+   * reports are held for nobody but themselves instead of refused (kept across seasons).
+   */
+  shadowed: string;
+  /**
    * hash player -> the entry a banned player holds this season, out of the ranking until the unban
    * (its score, or on keyed boards its sort key).
    */
@@ -158,6 +163,7 @@ export function leaderboardKeys(prefix: string, internalId: number): Leaderboard
     metadata: `${base}:metadata`,
     versions: `${base}:versions`,
     banned: `${base}:banned`,
+    shadowed: `${base}:shadowed`,
     hidden: `${base}:hidden`,
     seasonStarted: `${base}:season-started`,
     endedSeasons: `${base}:archives`,
@@ -205,7 +211,7 @@ function boardKeys(k: LeaderboardKeys): string[] {
 }
 
 /**
- * The report script's keys for this player (reportScore-31.lua); `retryDigest` names the request's
+ * The report script's keys for this player (reportScore-32.lua); `retryDigest` names the request's
  * idempotency record (absent: a key the script never touches).
  */
 export function reportScoreKeys(prefix: string, internalId: number, playerId: string, retryDigest = ''): string[] {
@@ -234,10 +240,11 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
     k.bestRanks,
     k.held,
     k.reached,
+    k.shadowed,
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-23.lua). */
+/** The moderation script's keys for this player (moderateEntry-24.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -256,6 +263,7 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.groupRoom,
     k.bestRanks,
     k.held,
+    k.shadowed,
   ];
 }
 
@@ -446,10 +454,10 @@ export function restoreSeatsKeys(prefix: string, internalId: number): string[] {
   return [k.season, k.scores, k.sortKeys, k.layout, k.hidden, k.seats, k.waiting, k.groups, k.groupIndex, k.groupRoom];
 }
 
-/** The keys of the script reading a player's held score as their own reads show it (heldView-5.lua). */
+/** The keys of the script reading a player's held score as their own reads show it (heldView-8.lua). */
 export function heldViewKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
-  return [k.scores, k.sortKeys, k.layout, k.held, k.season];
+  return [k.scores, k.sortKeys, k.layout, k.held, k.season, k.hidden, k.shadowed, k.metadata];
 }
 
 /** The keys of the script dropping a rejected held score (rejectHeld-1.lua). */
@@ -463,7 +471,7 @@ export function restoreHeldKeys(prefix: string, internalId: number): string[] {
   return [k.season, k.held];
 }
 
-/** The keys of the script entering or withdrawing a player (enterSeason-23.lua). */
+/** The keys of the script entering or withdrawing a player (enterSeason-24.lua). */
 export function enterSeasonKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -482,6 +490,7 @@ export function enterSeasonKeys(prefix: string, internalId: number): string[] {
     k.tiers,
     k.reservations,
     k.reserved,
+    k.shadowed,
   ];
 }
 

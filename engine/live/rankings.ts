@@ -152,7 +152,8 @@ export interface HeldScore {
   heldUs: string;
   /** Bumped by every report that joins the hold. */
   version: number;
-  reason: 'above' | 'gain' | 'outlier';
+  /** Why it is held: a review rule, or the player's shadow ban (docs/review.md part 6). */
+  reason: 'above' | 'gain' | 'outlier' | 'shadow';
   heldAt: Date;
   /** The entry the player sees: score, tiebreakers, and when reached on earliest boards. */
   score: string;
@@ -277,7 +278,7 @@ export class Rankings {
         extras.reserved ? '1' : '',
         board.notifyTop ? String(board.notifyTop) : '',
         reviewArg(board),
-        extras.judged && board.review ? '1' : '',
+        extras.judged ? '1' : '',
         '',
       );
     return this.outcomeOf(await this.guard.run(board, call));
@@ -319,7 +320,10 @@ export class Rankings {
     return (await this.redis.rejectHeld(...rejectHeldKeys(this.prefix, board.internalId), playerId, heldUs)) === 1;
   }
 
-  /** The player's held score as their own reads show it: ranked as if counted (docs/review.md). */
+  /**
+   * The player's held score as their own reads show it: ranked as if counted (docs/review.md); for a
+   * shadow-banned player without one, their hidden entry (part 6).
+   */
   async heldView(board: RankedBoard, playerId: string): Promise<{ held: HeldScore; rank: number; total: number } | undefined> {
     const reply = await this.guard.run(board, () =>
       this.redis.heldView(...heldViewKeys(this.prefix, board.internalId), playerId, board.sortOrder),
@@ -473,11 +477,13 @@ export class Rankings {
    * Bans, unbans or removes the player's entry on each board (one atomic script per board, each in
    * its own slot); for each board, whether it changed anything (a removal: whether there was a score).
    */
-  async moderate(boards: { internalId: number }[], playerId: string, action: Moderation): Promise<boolean[]> {
+  async moderate(boards: { internalId: number }[], playerId: string, action: Moderation, shadow = false): Promise<boolean[]> {
     await this.persistence.beforeMarkingAll(boards);
     const done: boolean[] = [];
     for (const chunk of chunks(boards, 500)) {
-      const replies = await Promise.all(chunk.map((board) => this.guard.run(board, () => this.moderateEntry(board, playerId, action))));
+      const replies = await Promise.all(
+        chunk.map((board) => this.guard.run(board, () => this.moderateEntry(board, playerId, action, '', shadow))),
+      );
       // Erasure forgets the player's league tier too (kept across seasons, outside the season's keys).
       if (action === 'erase')
         await Promise.all(chunk.map((board) => this.redis.hdel(leaderboardKeys(this.prefix, board.internalId).tiers, playerId)));
@@ -491,16 +497,22 @@ export class Rankings {
    * Bans the given players on a board being prepared (a new or rebuilt board takes the game's bans
    * before its scores, while its live state is not whole yet).
    */
-  async banOnPreparing(board: { internalId: number }, playerIds: string[]): Promise<void> {
+  async banOnPreparing(board: { internalId: number }, players: { id: string; shadow: boolean }[]): Promise<void> {
     await this.persistence.beforeMarkingAll([board]);
-    const replies = await Promise.all(playerIds.map((player) => this.moderateEntry(board, player, 'ban', 'preparing')));
+    const replies = await Promise.all(players.map(({ id, shadow }) => this.moderateEntry(board, id, 'ban', 'preparing', shadow)));
     if (replies.some(([, needsJob]) => needsJob === 1)) await this.persistence.requestJobs([board.internalId]);
   }
 
-  /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }. */
-  private moderateEntry(board: { internalId: number }, playerId: string, action: Moderation, preparing = ''): Promise<[number, number]> {
+  /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }; `shadow`: a ban is a shadow ban. */
+  private moderateEntry(
+    board: { internalId: number },
+    playerId: string,
+    action: Moderation,
+    preparing = '',
+    shadow = false,
+  ): Promise<[number, number]> {
     const keys = moderateEntryKeys(this.prefix, board.internalId, playerId);
-    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing);
+    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing, shadow ? 'shadow' : '');
   }
 
   /**

@@ -10,6 +10,7 @@ import type { PlayerStore } from '../players/player-store.js';
 import type { SeasonArchiveStore } from '../seasons/season-archive-store.js';
 import type { WebhookStore } from '../events/webhook-store.js';
 import type { LiveChanges } from '../events/live-feed.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 import { ModerationService } from './moderation-service.js';
 
 /** Moderation: bans, unbans, removals and erasures, on every board and in the archives. */
@@ -23,6 +24,7 @@ export function createModeration(deps: {
   seats: SeatStore;
   archives: SeasonArchiveStore;
   webhooks: WebhookStore;
+  reviews: ReviewStore;
   audit: AuditStore;
   invalidator: Invalidator;
   live: LiveChanges;

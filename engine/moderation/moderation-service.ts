@@ -2,7 +2,8 @@ import { NotFoundError, UnavailableError } from '../errors.js';
 import { storable, type Queryable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
-import type { Player, PlayerStore } from '../players/player-store.js';
+import type { BanKind, Player, PlayerStore } from '../players/player-store.js';
+import type { ReviewStore } from '../reviews/review-store.js';
 import type { ScoreStore } from '../persistence/score-store.js';
 import type { SeatStore } from '../persistence/seat-store.js';
 import type { Invalidator } from '../invalidator.js';
@@ -15,7 +16,7 @@ import type { LiveChanges } from '../events/live-feed.js';
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/live/scripts/moderateEntry-19.lua), so every read sees a board with the player
+ * atomic script (engine/live/scripts/moderateEntry-24.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one
@@ -34,6 +35,8 @@ export class ModerationService {
       archives: SeasonArchiveStore;
       /** Stored webhook events that name a player (docs/events.md). */
       webhooks: WebhookStore;
+      /** A shadow ban's held reports (docs/review.md part 6). */
+      reviews: ReviewStore;
       audit: AuditStore;
       invalidator: Invalidator;
       /** Live streams show the boards again after a change (and end a banned or erased player's). */
@@ -41,15 +44,18 @@ export class ModerationService {
     },
   ) {}
 
-  /** Whether the player is banned from the game (false for one not in it). */
-  async isBanned(gameId: string, playerId: string): Promise<boolean> {
-    if (!storable(playerId)) return false;
-    return ((await this.deps.players.findInGame(gameId, playerId))?.bannedAt ?? null) !== null;
+  /** How the player is banned from the game: null when not banned (or not in it). */
+  async banKind(gameId: string, playerId: string): Promise<BanKind | null> {
+    if (!storable(playerId)) return null;
+    return (await this.deps.players.findInGame(gameId, playerId))?.banKind ?? null;
   }
 
-  /** Bans the player (idempotent: a second ban keeps the first one's time and reason). */
-  async ban(gameId: string, playerId: string, reason: string | null, actor: Actor): Promise<Player> {
-    return this.setBan(gameId, playerId, { reason }, actor);
+  /**
+   * Bans the player, outright or (`kind` 'shadow', docs/review.md part 6) without telling them.
+   * Idempotent: a second ban keeps the first one's time and reason, and only changes its kind.
+   */
+  async ban(gameId: string, playerId: string, reason: string | null, actor: Actor, kind: BanKind = 'ban'): Promise<Player> {
+    return this.setBan(gameId, playerId, { reason, kind }, actor);
   }
 
   /** Unbans the player: every score and clan contribution comes back as it was. */
@@ -136,7 +142,12 @@ export class ModerationService {
     if (erased.clanId !== null) await this.deps.invalidator.clansChanged();
   }
 
-  private async setBan(gameId: string, playerId: string, ban: { reason: string | null } | null, actor: Actor): Promise<Player> {
+  private async setBan(
+    gameId: string,
+    playerId: string,
+    ban: { reason: string | null; kind: BanKind } | null,
+    actor: Actor,
+  ): Promise<Player> {
     const { transact, players, audit, invalidator } = this.deps;
     if (!storable(playerId)) throw unknownPlayer(playerId);
     const boards = await this.deps.leaderboards.all(gameId);
@@ -144,18 +155,20 @@ export class ModerationService {
       const before = await players.in(client).lock(gameId, playerId);
       if (!before) throw unknownPlayer(playerId);
       const player = (await players.in(client).setBan(gameId, playerId, ban))!;
-      await this.deps.rankings.moderate(boards, playerId, ban ? 'ban' : 'unban');
+      await this.deps.rankings.moderate(boards, playerId, ban ? 'ban' : 'unban', ban?.kind === 'shadow');
       if (ban) await this.deps.archives.in(client).hidePlayer(gameId, playerId);
       else await this.deps.archives.in(client).showPlayer(gameId, playerId);
+      // What a shadow ban held goes when it ends (the script dropped it from Redis, docs/review.md part 6).
+      if (before.banKind === 'shadow' && ban?.kind !== 'shadow') await this.deps.reviews.in(client).dropShadowed(playerId, actor);
       // Repeating a ban or an unban changes nothing, so it records nothing.
-      const changed = before.banned !== (ban !== null);
+      const changed = before.banKind !== (ban?.kind ?? null);
       if (changed) {
         await audit.in(client).record({
           gameId,
           actor,
           action: ban ? 'player.ban' : 'player.unban',
           target: playerId,
-          details: ban ? { reason: ban.reason } : {},
+          details: ban ? { reason: ban.reason, ...(ban.kind === 'shadow' && { shadow: true }) } : {},
         });
       }
       return { player, changed, clanId: before.clanId };

@@ -2,7 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { storable } from '../db.js';
 import { profile, type PlayerProfile } from './player-service.js';
 import type { AliasStore } from './alias-store.js';
-import type { Player, PlayerStore } from './player-store.js';
+import type { BanKind, Player, PlayerStore } from './player-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { Rankings } from '../live/rankings.js';
@@ -15,6 +15,7 @@ export interface PlayerSummary extends PlayerProfile {
   aliases: Record<string, string>;
   bannedAt: Date | null;
   banReason: string | null;
+  banKind: BanKind | null;
   createdAt: Date;
 }
 
@@ -115,5 +116,12 @@ export class PlayerLookup {
 }
 
 function summary(player: Player, aliases: Record<string, string>): PlayerSummary {
-  return { ...profile(player), aliases, bannedAt: player.bannedAt, banReason: player.banReason, createdAt: player.createdAt };
+  return {
+    ...profile(player),
+    aliases,
+    bannedAt: player.bannedAt,
+    banReason: player.banReason,
+    banKind: player.banKind,
+    createdAt: player.createdAt,
+  };
 }

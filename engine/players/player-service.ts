@@ -18,6 +18,8 @@ export interface PlayerProfile {
   gameId: string;
   displayName: string;
   clanId: string | null;
+  /** Shadow-banned (docs/review.md part 6): their own reads show their entries as if counted. */
+  shadowed: boolean;
 }
 
 export interface PlayerChanges {
@@ -261,5 +263,6 @@ export function profile(player: ProfileRow): PlayerProfile {
     gameId: player.gameId,
     displayName: player.displayName ?? generatedDisplayName(player.id),
     clanId: player.clanId,
+    shadowed: player.banKind === 'shadow',
   };
 }

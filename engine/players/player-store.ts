@@ -8,8 +8,12 @@ export interface Player {
   /** When the player was banned; null while not banned. */
   bannedAt: Date | null;
   banReason: string | null;
+  /** How: 'ban' (told, reports refused) or 'shadow' (never told, docs/review.md part 6); null while not banned. */
+  banKind: BanKind | null;
   createdAt: Date;
 }
+
+export type BanKind = 'ban' | 'shadow';
 
 interface PlayerRow {
   id: string;
@@ -18,6 +22,7 @@ interface PlayerRow {
   clan_id: string | null;
   banned_at: Date | null;
   ban_reason: string | null;
+  ban_kind: BanKind | null;
   created_at: Date;
 }
 
@@ -28,13 +33,14 @@ const toPlayer = (row: PlayerRow): Player => ({
   clanId: row.clan_id,
   bannedAt: row.banned_at,
   banReason: row.ban_reason,
+  banKind: row.ban_kind,
   createdAt: row.created_at,
 });
 
 /** The columns of a player that reads show. */
-export type ProfileRow = Pick<Player, 'id' | 'gameId' | 'displayName' | 'clanId'>;
+export type ProfileRow = Pick<Player, 'id' | 'gameId' | 'displayName' | 'clanId' | 'banKind'>;
 
-const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason, created_at';
+const COLUMNS = 'id, game_id, display_name, clan_id, banned_at, ban_reason, ban_kind, created_at';
 
 export class PlayerStore {
   constructor(private readonly db: Queryable) {}
@@ -72,19 +78,26 @@ export class PlayerStore {
   }
 
   /**
-   * What reads show of the given players (any game): id, game, name and clan. Not the whole row: a
+   * What reads show of the given players (any game): id, game, name, clan and ban kind (a
+   * shadow-banned player's own reads differ, docs/review.md part 6). Not the whole row: a
    * page of 100 would parse 200 dates it never shows (about 5% of its API CPU in a profile).
    */
   async findProfiles(ids: string[]): Promise<ProfileRow[]> {
     const lookups = ids.filter(storable);
     if (lookups.length === 0) return [];
     // Named, so each pooled connection plans it once: the hottest query of the read paths.
-    const { rows } = await this.db.query<{ id: string; game_id: string; display_name: string | null; clan_id: string | null }>({
+    const { rows } = await this.db.query<Pick<PlayerRow, 'id' | 'game_id' | 'display_name' | 'clan_id' | 'ban_kind'>>({
       name: 'players-find-profiles',
-      text: 'SELECT id, game_id, display_name, clan_id FROM players WHERE id = ANY($1::text[])',
+      text: 'SELECT id, game_id, display_name, clan_id, ban_kind FROM players WHERE id = ANY($1::text[])',
       values: [lookups],
     });
-    return rows.map((row) => ({ id: row.id, gameId: row.game_id, displayName: row.display_name, clanId: row.clan_id }));
+    return rows.map((row) => ({
+      id: row.id,
+      gameId: row.game_id,
+      displayName: row.display_name,
+      clanId: row.clan_id,
+      banKind: row.ban_kind,
+    }));
   }
 
   /** The game's players holding the given alias ids of one type, each with the alias id it holds. */
@@ -176,22 +189,26 @@ export class PlayerStore {
     return rows[0]?.banned ?? false;
   }
 
-  /** Locks the player's row until the transaction ends; its current clan and ban, or undefined when the game has no such player. */
-  async lock(gameId: string, id: string): Promise<{ clanId: string | null; banned: boolean } | undefined> {
-    const { rows } = await this.db.query<{ clan_id: string | null; banned: boolean }>(
-      'SELECT clan_id, banned_at IS NOT NULL AS banned FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
+  /** Locks the player's row until the transaction ends; its current clan and ban kind, or undefined when the game has no such player. */
+  async lock(gameId: string, id: string): Promise<{ clanId: string | null; banKind: BanKind | null } | undefined> {
+    const { rows } = await this.db.query<{ clan_id: string | null; ban_kind: BanKind | null }>(
+      'SELECT clan_id, ban_kind FROM players WHERE id = $1 AND game_id = $2 FOR UPDATE',
       [id, gameId],
     );
-    return rows[0] && { clanId: rows[0].clan_id, banned: rows[0].banned };
+    return rows[0] && { clanId: rows[0].clan_id, banKind: rows[0].ban_kind };
   }
 
-  /** Bans (with the reason) or unbans the player; the row as it is after. Keeps the first ban's time and reason. */
-  async setBan(gameId: string, id: string, ban: { reason: string | null } | null): Promise<Player | undefined> {
+  /**
+   * Bans (with the reason and kind) or unbans the player; the row as it is after. Keeps the first
+   * ban's time and reason; a ban of the other kind changes the kind.
+   */
+  async setBan(gameId: string, id: string, ban: { reason: string | null; kind: BanKind } | null): Promise<Player | undefined> {
     const { rows } = await this.db.query<PlayerRow>(
       `UPDATE players SET banned_at = CASE WHEN $3 THEN coalesce(banned_at, now()) END,
-         ban_reason = CASE WHEN NOT $3 THEN NULL WHEN banned_at IS NULL THEN $4 ELSE ban_reason END, updated_at = now()
+         ban_reason = CASE WHEN NOT $3 THEN NULL WHEN banned_at IS NULL THEN $4 ELSE ban_reason END,
+         ban_kind = CASE WHEN $3 THEN $5 END, updated_at = now()
        WHERE id = $1 AND game_id = $2 RETURNING ${COLUMNS}`,
-      [id, gameId, ban !== null, ban?.reason ?? null],
+      [id, gameId, ban !== null, ban?.reason ?? null, ban?.kind ?? null],
     );
     return rows[0] && toPlayer(rows[0]);
   }
@@ -245,19 +262,22 @@ export class PlayerStore {
     };
   }
 
-  /** The players every board of the game refuses: banned and erased ones, a page at a time. */
-  async *barredIds(gameId: string, pageSize = 1000): AsyncGenerator<string[]> {
+  /**
+   * The players every board of the game refuses: banned and erased ones, a page at a time, each
+   * with whether the ban is a shadow ban.
+   */
+  async *barredIds(gameId: string, pageSize = 1000): AsyncGenerator<{ id: string; shadow: boolean }[]> {
     let after = '';
     for (;;) {
-      const { rows } = await this.db.query<{ id: string }>(
-        `SELECT id FROM (
-           SELECT id FROM players WHERE game_id = $1 AND banned_at IS NOT NULL
-           UNION ALL SELECT player_id FROM erased_players WHERE game_id = $1
+      const { rows } = await this.db.query<{ id: string; shadow: boolean }>(
+        `SELECT id, shadow FROM (
+           SELECT id, ban_kind = 'shadow' AS shadow FROM players WHERE game_id = $1 AND banned_at IS NOT NULL
+           UNION ALL SELECT player_id, false FROM erased_players WHERE game_id = $1
          ) barred WHERE id > $2 ORDER BY id LIMIT $3`,
         [gameId, after, pageSize],
       );
       if (rows.length === 0) return;
-      yield rows.map((row) => row.id);
+      yield rows;
       after = rows[rows.length - 1]!.id;
     }
   }

@@ -91,15 +91,18 @@ export class LeaderboardReader {
 
   /**
    * The viewer's held score as their own reads show it (docs/review.md): an entry ranked as if it
-   * counted, and the total counting them. Undefined for another's read, an archived season and a
-   * board without review rules (whose reads then cost nothing more).
+   * counted, and the total counting them; a shadow-banned viewer's hidden entry so (part 6).
+   * Undefined for another's read, an archived season, and a board without review rules unless the
+   * viewer is shadow-banned (reads then cost nothing more than a cached profile).
    */
   private async ownHeld(
     leaderboard: Leaderboard,
     viewer: string | undefined,
     season: AskedSeason,
   ): Promise<{ entry: SeasonEntry; total: number } | undefined> {
-    if (viewer === undefined || season !== undefined || leaderboard.review === null) return undefined;
+    if (viewer === undefined || season !== undefined) return undefined;
+    if (leaderboard.review === null && !(await this.deps.players.getMany(leaderboard.gameId, [viewer])).get(viewer)?.shadowed)
+      return undefined;
     const view = await this.deps.rankings.heldView(leaderboard, viewer);
     if (!view) return undefined;
     const { held } = view;

@@ -28,7 +28,8 @@ export class HeldScores {
         await rejectEnded(client, this.deps.store, this.deps.audit, board, season);
         return [];
       }
-      if (!written?.began) return [];
+      // A shadow ban's hold names the player in no event (docs/review.md part 6).
+      if (!written?.began || held.reason === 'shadow') return [];
       return this.deps.events.record(client, {
         gameId: board.gameId,
         type: 'score.held',

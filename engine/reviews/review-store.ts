@@ -14,7 +14,8 @@ export interface Review {
   score: number;
   previousScore: number | null;
   metadata: object | null;
-  reason: HeldScore['reason'];
+  /** A listed review's is a rule's; a shadow ban's holds are never listed (docs/review.md part 6). */
+  reason: Exclude<HeldScore['reason'], 'shadow'>;
   heldAt: Date;
   decision: 'approved' | 'rejected' | null;
   decidedAt: Date | null;
@@ -32,7 +33,7 @@ interface ReviewRow {
   score: number;
   previous_score: number | null;
   metadata: object | null;
-  reason: HeldScore['reason'];
+  reason: Review['reason'];
   held_at: Date;
   decision: 'approved' | 'rejected' | null;
   decided_at: Date | null;
@@ -137,8 +138,9 @@ export class ReviewStore {
     limit: number,
     offset: number,
   ): Promise<{ reviews: Review[]; total: number }> {
-    // Holds of an ended season wait for its archive to reject them (docs/review.md part 5): not listed.
-    const where = `WHERE l.game_id = $1 AND r.decision IS NULL AND r.season >= l.season
+    // Holds of an ended season wait for its archive to reject them (docs/review.md part 5), and a
+    // shadow ban's are nobody's to decide (part 6): not listed.
+    const where = `WHERE l.game_id = $1 AND r.decision IS NULL AND r.season >= l.season AND r.reason <> 'shadow'
                      AND ($2::bigint IS NULL OR r.leaderboard_internal_id = $2)`;
     const [rows, count] = await Promise.all([
       this.db.query<ReviewRow>(`${SELECT} ${where} ORDER BY r.held_at, r.review_id LIMIT $3 OFFSET $4`, [
@@ -155,12 +157,15 @@ export class ReviewStore {
     return { reviews: rows.rows.map(reviewOf), total: Number(count.rows[0]!.total) };
   }
 
-  /** One of the game's holds, its row locked until the transaction ends; undefined when unknown. */
+  /**
+   * One of the game's reviews, its row locked until the transaction ends; undefined when unknown (a
+   * shadow ban's holds are no review, docs/review.md part 6).
+   */
   async lock(gameId: string, reviewId: string): Promise<Review | undefined> {
-    const { rows } = await this.db.query<ReviewRow>(`${SELECT} WHERE r.review_id = $1 AND l.game_id = $2 FOR UPDATE OF r`, [
-      reviewId,
-      gameId,
-    ]);
+    const { rows } = await this.db.query<ReviewRow>(
+      `${SELECT} WHERE r.review_id = $1 AND l.game_id = $2 AND r.reason <> 'shadow' FOR UPDATE OF r`,
+      [reviewId, gameId],
+    );
     return rows[0] && reviewOf(rows[0]);
   }
 
@@ -181,6 +186,15 @@ export class ReviewStore {
       [leaderboardInternalId, season],
     );
     return rows.map((row) => ({ reviewId: row.review_id, playerId: row.player_id }));
+  }
+
+  /** Rejects the player's undecided shadow-ban holds (their shadow ban ended, docs/review.md part 6). */
+  async dropShadowed(playerId: string, actor: string): Promise<void> {
+    await this.db.query(
+      `UPDATE reviews SET decision = 'rejected', decided_at = now(), decided_by = $2
+       WHERE player_id = $1 AND reason = 'shadow' AND decision IS NULL`,
+      [playerId, actor],
+    );
   }
 
   /** Of these boards, those with an undecided hold (a rebuild reads only theirs). */

@@ -233,7 +233,7 @@ describe('archived seasons under moderation', () => {
       await redis.zrem(keys(board).scores, player.playerId);
       await redis.hset(keys(board).hidden, player.playerId, String(model.best.get(player.playerId)));
     }
-    await pool.query('UPDATE players SET banned_at = now() WHERE id = $1', [banned.playerId]);
+    await pool.query("UPDATE players SET banned_at = now(), ban_kind = 'ban' WHERE id = $1", [banned.playerId]);
     // `unbannedSince` was unbanned after the reset, before the archive: banned_at is null again.
 
     await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
@@ -249,7 +249,7 @@ describe('archived seasons under moderation', () => {
     );
     await expectReadsWithout(leaderboard, players, model, new Set([banned.playerId]));
 
-    await pool.query('UPDATE players SET banned_at = NULL WHERE id = $1', [banned.playerId]);
+    await pool.query('UPDATE players SET banned_at = NULL, ban_kind = NULL WHERE id = $1', [banned.playerId]);
     await archives().showPlayer(game.gameId, banned.playerId);
     await expectReadsWithout(leaderboard, players, model, new Set());
     const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${banned.playerId}?season=1`).set(secretKey(game));
@@ -357,12 +357,12 @@ describe('archived seasons under moderation', () => {
     await pool.query(`INSERT INTO players (id, game_id) SELECT unnest($1::text[]), $2`, [ids, game.gameId]);
     // Best first: ids[i] holds position i + 1. Slice 1 holds positions 1-5,000.
     const [bannedDuring, unbannedDuring, erasedDuring, bannedLate] = [ids[10]!, ids[20]!, ids[30]!, ids[11_000]!];
-    await pool.query('UPDATE players SET banned_at = now() WHERE id = $1', [unbannedDuring]);
+    await pool.query("UPDATE players SET banned_at = now(), ban_kind = 'ban' WHERE id = $1", [unbannedDuring]);
     const entries = ids.map((id, i) => ({ id, score: String(count - i), metadata: '', tiebreakers: [], achievedAt: undefined }));
     const players = new PlayerStore(pool);
     const moderate = async () => {
       await transactionsOn(pool)(async (client) => {
-        await new PlayerStore(client).setBan(game.gameId, bannedDuring, { reason: 'during' });
+        await new PlayerStore(client).setBan(game.gameId, bannedDuring, { reason: 'during', kind: 'ban' });
         await archives().in(client).hidePlayer(game.gameId, bannedDuring);
       });
       await transactionsOn(pool)(async (client) => {
@@ -373,7 +373,7 @@ describe('archived seasons under moderation', () => {
         await archives().in(client).erasePlayer(game.gameId, erasedDuring);
         await new PlayerStore(client).delete(game.gameId, erasedDuring);
       });
-      await players.setBan(game.gameId, bannedLate, { reason: 'during' });
+      await players.setBan(game.gameId, bannedLate, { reason: 'during', kind: 'ban' });
     };
     // The moderation runs, and commits, right after the archive's first slice of 5,000 rows is written.
     let moderated = false;

@@ -134,7 +134,7 @@ describe('competitions: server batches reserve seats and attempts', function () 
           '',
           ...seatArgs,
           '1',
-          // notify_top, review rules, judged, approval: none (reportScore-31.lua's ARGV 20-23).
+          // notify_top, review rules, judged, approval: none (reportScore-32.lua's ARGV 20-23).
           '',
           '',
           '',

@@ -7,6 +7,7 @@ import {
   createThirdPartyKey,
   reportScore,
   secretKey,
+  sendBatch,
   serverReport,
   signupMany,
   type TestGame,
@@ -15,17 +16,20 @@ import {
 
 /**
  * Who sees a held score, against a model (docs/review.md): random client and server reports,
- * approvals, rejections and resets on boards of either order and every score rule, with `above`
- * and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the clock and has
- * tests of its own). After every step each player's own record, the board as a bot pages it, and
- * the review queue equal the model; every client report's answer equals the model's.
+ * approvals, rejections, shadow bans, unbans and resets on boards of either order and every score
+ * rule, with `above` and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the
+ * clock and has tests of its own). After every step each player's own record, the board as a bot
+ * pages it, and the review queue equal the model; every client report's answer equals the model's.
  */
 const PLAYERS = 4;
 const SCORES = [1, 2, 3, 5, 8];
 
 type Rule = 'best' | 'latest' | 'sum';
 type Order = 'desc' | 'asc';
-type Op = { kind: 'client' | 'server'; player: number; score: number } | { kind: 'approve' | 'reject'; player: number } | { kind: 'reset' };
+type Op =
+  | { kind: 'client' | 'server'; player: number; score: number }
+  | { kind: 'approve' | 'reject' | 'shadow' | 'unban'; player: number }
+  | { kind: 'reset' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -37,13 +41,19 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('server' as const), player: fc.nat(PLAYERS - 1), score: fc.constantFrom(...SCORES) }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const), player: fc.nat(PLAYERS - 1) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('shadow' as const, 'unban' as const), player: fc.nat(PLAYERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
 );
 
-/** The board's counted entries and its pending holds, as docs/review.md describes them. */
+/**
+ * The board's counted entries, its pending holds (`shadow`: held by a shadow ban, never listed),
+ * and the shadow-banned players' entries out of the ranking, as docs/review.md describes them.
+ */
 class ReviewModel {
   readonly counted = new Map<string, number>();
-  readonly pending = new Map<string, { score: number; amount: number }>();
+  readonly pending = new Map<string, { score: number; amount: number; shadow: boolean }>();
+  readonly hidden = new Map<string, number>();
+  readonly shadowed = new Set<string>();
 
   constructor(
     private readonly order: Order,
@@ -69,8 +79,16 @@ class ReviewModel {
 
   /** A client report: the answer's score, rank and total. */
   client(player: string, score: number): { score: number; rank: number; total: number } {
-    const counted = this.counted.get(player);
     const pending = this.pending.get(player);
+    if (this.shadowed.has(player)) {
+      // Always held, on their hidden entry, as if it counted.
+      const hidden = this.hidden.get(player);
+      const amount = (pending?.amount ?? 0) + score;
+      const after = this.rule === 'sum' ? (hidden ?? 0) + amount : this.applied(pending?.score ?? hidden, score);
+      this.pending.set(player, { score: after, amount: this.rule === 'sum' ? amount : 0, shadow: pending?.shadow ?? true });
+      return { score: after, rank: this.rankOf(player, after), total: this.counted.size + 1 };
+    }
+    const counted = this.counted.get(player);
     let after: number;
     let amount = 0;
     if (this.rule === 'sum') {
@@ -91,7 +109,7 @@ class ReviewModel {
       held = this.better(after, this.rules.above) || (bound !== undefined && this.better(after, bound));
     }
     if (held) {
-      this.pending.set(player, { score: after, amount });
+      this.pending.set(player, { score: after, amount, shadow: false });
       return { score: after, rank: this.rankOf(player, after), total: this.counted.size + (counted === undefined ? 1 : 0) };
     }
     this.counted.set(player, this.applied(counted, score));
@@ -100,6 +118,23 @@ class ReviewModel {
 
   server(player: string, score: number): void {
     this.counted.set(player, this.applied(this.counted.get(player), score));
+  }
+
+  shadowBan(player: string): void {
+    if (this.shadowed.has(player)) return;
+    this.shadowed.add(player);
+    const counted = this.counted.get(player);
+    if (counted !== undefined) this.hidden.set(player, counted);
+    this.counted.delete(player);
+  }
+
+  /** The entry comes back as it was; what the shadow ban held goes, a rule's hold stays. */
+  unban(player: string): void {
+    if (!this.shadowed.delete(player)) return;
+    const hidden = this.hidden.get(player);
+    if (hidden !== undefined) this.counted.set(player, hidden);
+    this.hidden.delete(player);
+    if (this.pending.get(player)?.shadow) this.pending.delete(player);
   }
 
   approve(player: string): void {
@@ -115,8 +150,15 @@ class ReviewModel {
       const total = this.counted.size + (this.counted.has(player) ? 0 : 1);
       return { score: pending.score, rank: this.rankOf(player, pending.score), total };
     }
+    const hidden = this.hidden.get(player);
+    if (hidden !== undefined) return { score: hidden, rank: this.rankOf(player, hidden), total: this.counted.size + 1 };
     const counted = this.counted.get(player);
     return counted === undefined ? undefined : { score: counted, rank: this.rankOf(player, counted), total: this.counted.size };
+  }
+
+  /** The review queue: player -> score of the holds a rule made. */
+  queue(): Map<string, number> {
+    return new Map([...this.pending].filter(([, held]) => !held.shadow).map(([id, held]) => [id, held.score]));
   }
 
   /** The board as others see it: [id, score, rank], best first (ties in any order). */
@@ -139,12 +181,12 @@ describe('held scores against a model: who sees what', function () {
     players = await signupMany(game, PLAYERS);
   });
 
-  it('when random reports, holds, approvals, rejections and resets run, then every read from the owner and from others equals the model', async () => {
+  it('when random reports, holds, approvals, rejections, shadow bans and resets run, then every read from the owner and from others equals the model', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<Order>('desc', 'asc'),
         fc.constantFrom<Rule>('best', 'latest', 'sum'),
-        fc.array(op, { minLength: 1, maxLength: 24 }),
+        fc.array(op, { minLength: 1, maxLength: 24, size: 'medium' }),
         async (order, rule, ops) => {
           const rules = order === 'desc' ? { above: 7, outlierFactor: 1 } : { above: 2, outlierFactor: 0.5 };
           const leaderboard = await createLeaderboard(game, {
@@ -153,11 +195,24 @@ describe('held scores against a model: who sees what', function () {
             review: { above: rules.above, outlier_factor: rules.outlierFactor },
           });
           const model = new ReviewModel(order, rule, rules);
+          // Bans are the game's: a run starts with none.
+          for (const player of players)
+            await api().delete(`/api/v1/server/players/${player.playerId}/ban`).set(secretKey(game)).expect(200);
           for (const step of ops) {
             if (step.kind === 'reset') {
               await api().post(`/api/v1/server/leaderboards/${leaderboard}/reset`).set(secretKey(game)).expect(200);
               model.counted.clear();
               model.pending.clear();
+              model.hidden.clear();
+            } else if (step.kind === 'shadow' || step.kind === 'unban') {
+              const id = players[step.player]!.playerId;
+              if (step.kind === 'shadow') {
+                model.shadowBan(id);
+                await api().post(`/api/v1/server/players/${id}/ban`).set(secretKey(game)).send({ shadow: true }).expect(200);
+              } else {
+                model.unban(id);
+                await api().delete(`/api/v1/server/players/${id}/ban`).set(secretKey(game)).expect(200);
+              }
             } else {
               const player = players[step.player]!;
               const id = player.playerId;
@@ -167,17 +222,26 @@ describe('held scores against a model: who sees what', function () {
                 expect({ score: body.best_score, rank: body.rank, total: body.total }, `answer to ${JSON.stringify(step)}`).to.deep.equal(
                   expected,
                 );
+              } else if (step.kind === 'server' && model.shadowed.has(id)) {
+                // The game server is told.
+                await sendBatch(game, { player_id: id, leaderboard_ids: [leaderboard], scores: [step.score] }).expect(403);
               } else if (step.kind === 'server') {
                 model.server(id, step.score);
                 await serverReport(game, id, [step.score], [leaderboard]);
               } else {
                 const { body } = await api().get(`/api/v1/server/reviews?leaderboard_id=${leaderboard}`).set(secretKey(game)).expect(200);
                 const review = body.reviews.find((r: { player_id: string }) => r.player_id === id);
-                expect(Boolean(review), `a pending review of ${step.player}`).to.equal(model.pending.has(id));
+                expect(Boolean(review), `a pending review of ${step.player}`).to.equal(model.queue().has(id));
                 if (!review) continue;
+                const decide = api().post(`/api/v1/server/reviews/${review.review_id}/${step.kind}`).set(secretKey(game)).send({});
+                if (step.kind === 'approve' && model.shadowed.has(id)) {
+                  // A banned player's score is not approved.
+                  await decide.expect(403);
+                  continue;
+                }
                 if (step.kind === 'approve') model.approve(id);
                 else model.pending.delete(id);
-                await api().post(`/api/v1/server/reviews/${review.review_id}/${step.kind}`).set(secretKey(game)).send({}).expect(200);
+                await decide.expect(200);
               }
             }
             for (const player of players) {
@@ -205,9 +269,7 @@ describe('held scores against a model: who sees what', function () {
               .set(secretKey(game))
               .expect(200);
             const queued = new Map(queue.reviews.map((r: { player_id: string; score: number }) => [r.player_id, r.score]));
-            expect(queued, `the queue after ${JSON.stringify(step)}`).to.deep.equal(
-              new Map([...model.pending].map(([id, p]) => [id, p.score])),
-            );
+            expect(queued, `the queue after ${JSON.stringify(step)}`).to.deep.equal(model.queue());
           }
         },
       ),

@@ -127,6 +127,17 @@ describe('competitions: rewards and their claims', () => {
     expect((await serverClaim(id, 1, players[0]!).expect(403)).body.error.code).to.equal('player_banned');
   });
 
+  it('when a shadow-banned player claims, then they are answered as one without a reward (404), and the game server is told (403)', async () => {
+    const { id, players } = await tournament();
+    await close(id);
+    await api().post(`/api/v1/server/players/${players[0]!.playerId}/ban`).set(secretKey(game)).send({ shadow: true }).expect(200);
+    expect((await clientClaim(id, 1, players[0]!).expect(404)).body.error.code).to.equal('record_not_found');
+    expect((await serverClaim(id, 1, players[0]!).expect(403)).body.error.code).to.equal('player_banned');
+    // Nothing was claimed: the player below takes the first band.
+    expect((await record(id, players[1]!).expect(200)).body).to.include({ rank: 1 });
+    expect((await clientClaim(id, 1, players[1]!).expect(200)).body.reward).to.deep.equal(BANDS[0]!.reward);
+  });
+
   it('when a season has ended by a reset and been archived, then its claims read the bands it ended with, and the server claim is audited', async () => {
     const id = await createLeaderboard(game, { rewards: BANDS });
     const [first, second] = await signupMany(game, 2);

@@ -604,6 +604,36 @@ describe('webhooks: registration, signed deliveries, retries and the delivery lo
     expect(receiver.at('/ok/held')).to.have.length(1);
   });
 
+  it('when a shadow-banned player reports, then no event names them: no score.held, no player.overtaken', async () => {
+    const own = await createGame();
+    const board = await createLeaderboard(own, { notify_top: 5, review: { above: 100 } });
+    const hook = await request(relaxedApi.url)
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(own))
+      .send({ url: receiver.url('/ok/shadow'), events: ['player.overtaken', 'score.held'], leaderboard_ids: [board] })
+      .expect(201);
+    const [leader, cheat, sentinel] = await Promise.all(['L', 'S', 'H'].map((name) => namedPlayer(own, name)));
+    await reportScores(own, board, [[leader!, 50]]);
+    await api().post(`/api/v1/server/players/${cheat!.playerId}/ban`).set(secretKey(own)).send({ shadow: true }).expect(200);
+    const report = (player: { token: string }, score: number) =>
+      api()
+        .post(`/api/v1/client/leaderboards/${board}/report_score`)
+        .set('Publishable-Key', own.publishableKey)
+        .set('Anonymous-Authorization', player.token)
+        .send({ score })
+        .expect(200);
+    // Past the leader, and past the review limit: either would make an event for anyone else.
+    await report(cheat!, 60);
+    await report(cheat!, 500);
+    // The next player's hold is the one event.
+    await report(sentinel!, 700);
+
+    await until(() => receiver.at('/ok/shadow').length >= 1, 'the score.held event of the next hold', 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const events = receiver.at('/ok/shadow').map((delivery) => verified(hook.body.secret, delivery));
+    expect(events.map((event) => [event.type, event.data.player_id])).to.deep.equal([['score.held', sentinel!.playerId]]);
+  });
+
   it('when the API is SIGKILLed right after answering reports, then their player.overtaken and score.held events are delivered all the same', async () => {
     const own = await createGame();
     const board = await createLeaderboard(own, { notify_top: 5, review: { above: 100 } });

@@ -224,6 +224,29 @@ describe("The dashboard's Players and Audit log sections in Chromium", function 
     await close();
   });
 
+  it('when a player is shadow-banned in the UI, then others no longer see them while their reports are still answered', async () => {
+    const { page, close } = await signInWithSecretKey(browser, game.secretKey);
+    await page.goto(dashboardUrl(`/players/${target.playerId}`));
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByLabel(/Shadow ban/).check();
+    await page.getByRole('button', { name: 'Ban this player' }).click();
+    await page.waitForURL(/\?done=banned$/);
+    expect(await page.locator('dl.keys').textContent()).to.contain('Shadow ban');
+    expect(await listedIds(game, other, leaderboard)).to.deep.equal([other.playerId]);
+    const answered = await reportScore(game, target, leaderboard, 950).expect(200);
+    expect(answered.body).to.include({ best_score: 950, rank: 1 });
+    expect(await listedIds(game, other, leaderboard)).to.deep.equal([other.playerId]);
+    const { body } = await api().get(`/api/v1/server/players/${target.playerId}`).set(secretKey(game)).expect(200);
+    expect(body).to.include({ banned: true, ban_kind: 'shadow' });
+    await expectAccessible(page, 'a shadow-banned player page');
+
+    await page.getByRole('button', { name: 'Unban' }).click();
+    await page.waitForURL(/\?done=unbanned$/);
+    // What the shadow ban held is dropped: the counted score comes back.
+    expect(await listedIds(game, other, leaderboard)).to.deep.equal([target.playerId, other.playerId]);
+    await close();
+  });
+
   it('when the Audit log is opened, then the dashboard’s changes and sign-ins are listed newest first', async () => {
     // A player of its own, renamed, banned and unbanned through the dashboard's forms.
     const subject = await namedPlayer(game, 'Audit Subject');

@@ -84,7 +84,7 @@ export const clientScoreEndpoints = [
     tag: 'Game client',
     summary: "A player's rank history",
     description:
-      "The player's best rank this season and their daily rank snapshots on the leaderboard (docs/history.md), oldest first, at most 400. With the Secret-Key: any player of the game. With a player token: that player only (else 403 forbidden). 404 record_not_found for a banned player.",
+      "The player's best rank this season and their daily rank snapshots on the leaderboard (docs/history.md), oldest first, at most 400. With the Secret-Key: any player of the game. With a player token: that player only (else 403 forbidden). 404 record_not_found for a banned player (a shadow-banned player reading their own sees it: they are not told, docs/review.md).",
     credentials: 'serverOrClient',
     params: object({
       leaderboard_id: leaderboardId.description('The leaderboard'),
@@ -100,7 +100,9 @@ export const clientScoreEndpoints = [
       }
       return {
         status: 200,
-        body: rankHistoryView(await app.engine.history.of(caller.game.id, params.leaderboard_id, params.player_id, query)),
+        body: rankHistoryView(
+          await app.engine.history.of(caller.game.id, params.leaderboard_id, params.player_id, query, caller.playerId !== null),
+        ),
       };
     },
   }),

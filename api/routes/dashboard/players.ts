@@ -1,6 +1,7 @@
 import type { PlayerDetails, PlayerSummary } from '../../../engine/players/player-lookup.js';
 import { RECENT_HISTORY } from '../../../engine/history/rank-history.js';
 import type { HistoryPoint } from '../../../engine/history/rank-snapshot-store.js';
+import Joi from 'joi';
 import { endpoint } from '../endpoint.js';
 import {
   aliasId,
@@ -80,7 +81,7 @@ function resultsTable(screen: Screen, players: PlayerSummary[]) {
           </td>
           <td><code>${player.id}</code></td>
           <td>${player.clanId ?? html`<span class="muted">None</span>`}</td>
-          <td>${player.bannedAt ? 'Banned' : 'No'}</td>
+          <td>${player.bannedAt ? (player.banKind === 'shadow' ? 'Shadow ban' : 'Banned') : 'No'}</td>
         </tr>`,
     ),
   )}`;
@@ -203,8 +204,9 @@ export const playerPageEndpoint = endpoint({
     );
     const screen = screenOf(app, req, res, game);
     const path = playerPath(player.id);
+    const banned = player.banKind === 'shadow' ? 'Shadow-banned' : 'Banned';
     const ban = player.bannedAt
-      ? html`<p>Banned since ${day(player.bannedAt)}${player.banReason ? html`: ${player.banReason}` : html``}.</p>
+      ? html`<p>${banned} since ${day(player.bannedAt)}${player.banReason ? html`: ${player.banReason}` : html``}.</p>
           ${postButton(screen, `${path}/unban`, 'Unban', 'button primary')}`
       : confirmButton(
           screen,
@@ -212,7 +214,11 @@ export const playerPageEndpoint = endpoint({
           'Ban',
           'Ban this player? They disappear from every leaderboard of the game and their reports are refused, until an unban.',
           'Ban this player',
-          html`<label for="ban-reason">Reason (optional)</label> <input id="ban-reason" name="reason" maxlength="500" autofocus />`,
+          html`<label for="ban-reason">Reason (optional)</label> <input id="ban-reason" name="reason" maxlength="500" autofocus />
+            <div class="lb-check">
+              <input id="ban-shadow" name="shadow" type="checkbox" value="on" />
+              <label for="ban-shadow">Shadow ban: the player is not told, and sees their scores as if counted</label>
+            </div>`,
         );
     const body = html`${notice(query.done ? DONE[query.done] : undefined)}
       <section class="card">
@@ -225,7 +231,7 @@ export const playerPageEndpoint = endpoint({
           <dt>Aliases</dt>
           <dd>${aliasList(player.aliases)}</dd>
           <dt>Banned</dt>
-          <dd>${player.bannedAt ? html`Yes, since ${day(player.bannedAt)}` : 'No'}</dd>
+          <dd>${player.bannedAt ? html`${player.banKind === 'shadow' ? 'Shadow ban' : 'Yes'}, since ${day(player.bannedAt)}` : 'No'}</dd>
           ${
             player.banReason
               ? html`<dt>Ban reason</dt>
@@ -329,17 +335,17 @@ export const banPlayerEndpoint = endpoint({
   tag: 'Dashboard',
   summary: 'Ban a player',
   description:
-    'As POST /api/v1/server/players/:player_id/ban (audited as player.ban by the dashboard): the player is hidden from every leaderboard and their reports are refused until an unban.',
+    'As POST /api/v1/server/players/:player_id/ban (audited as player.ban by the dashboard): the player is hidden from every leaderboard and their reports are refused until an unban; with `shadow` ticked, a shadow ban (docs/review.md): the player is not told.',
   credentials: 'dashboard',
   servedFromAppUrl: true,
   rateLimit: 'dashboard',
   params: playerParams,
-  body: object({ reason: optional(banReason.empty('')), ...csrfField }),
+  body: object({ reason: optional(banReason.empty('')), shadow: optional(Joi.boolean().truthy('on').empty('')), ...csrfField }),
   responses: { 303: { description: "Back to the player's page" } },
   errors: [400, 404],
   notFound: ['player_not_found'],
   async handler({ caller: { game }, params, body, app, res }) {
-    await app.engine.moderation.ban(game.id, params.player_id, body.reason ?? null, 'dashboard');
+    await app.engine.moderation.ban(game.id, params.player_id, body.reason ?? null, 'dashboard', body.shadow ? 'shadow' : 'ban');
     return seeOther(app, res, playerPath(params.player_id, 'banned'));
   },
 });

@@ -1,3 +1,4 @@
+import Joi from 'joi';
 import { endpoint } from '../endpoint.js';
 import { playerDetailsView } from '../../views.js';
 import { PlayerDetails } from '../responses.js';
@@ -36,7 +37,7 @@ export const serverModerationEndpoints = [
     tag: 'Game server',
     summary: 'Ban a player: hidden from every read of every leaderboard, reports refused',
     description:
-      "At once the player is absent from every read of every leaderboard of the game (lists, records, around_me, clan members, the web page, third-party reads and archived seasons), every clan total drops their scores, the others' ranks and totals close up, and their reports are refused with 403 player_banned. Nothing is deleted: an unban brings everything back. Banning a banned player changes nothing (the first ban's time and reason stay). Recorded in the audit log as player.ban.",
+      "At once the player is absent from every read of every leaderboard of the game (lists, records, around_me, clan members, the web page, third-party reads and archived seasons), every clan total drops their scores, the others' ranks and totals close up, and their reports are refused with 403 player_banned. Nothing is deleted: an unban brings everything back. Banning a banned player changes nothing (the first ban's time and reason stay; a ban of the other kind changes only its kind). With `\"shadow\": true` (docs/review.md) others see the player as banned, but the player is not told: their client reports are answered as held scores, their own reads show their scores and ranks as if counted, their live streams stay open, and their own reward claim is 404 record_not_found (the game server's reports and claims for them are 403 player_banned). Recorded in the audit log as player.ban.",
     credentials: 'secretKey',
     params: playerParams,
     body: object({
@@ -45,11 +46,14 @@ export const serverModerationEndpoints = [
           .example('Impossible scores on speedrun')
           .description('Why, for the audit log and support: 1-500 characters, readable text'),
       ),
+      shadow: optional(
+        Joi.boolean().strict().example(false).description('A shadow ban: the player is not told (default false, an outright ban)'),
+      ),
     }),
     responses: { 200: { schema: PlayerDetails } },
     errors: [400, 404],
     async handler({ caller, params, body, app }) {
-      await app.engine.moderation.ban(caller.game.id, params.player_id, body.reason ?? null, 'secret_key');
+      await app.engine.moderation.ban(caller.game.id, params.player_id, body.reason ?? null, 'secret_key', body.shadow ? 'shadow' : 'ban');
       return { status: 200, body: playerDetailsView(await app.engine.playerLookup.details(caller.game.id, params.player_id)) };
     },
   }),

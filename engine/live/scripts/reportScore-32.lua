@@ -9,7 +9,8 @@
         24 groupRoom, 25 tiers, 26 reservations, 27 reserved (includes/seats), 28 overtaken (the
         board's stream of player.overtaken records), 29 bestRanks (the best rank their reports
         reached this season, includes/best-ranks), 30 held (held scores, includes/review), 31 reached
-        (player -> when their kept score was reached (ms), kept on boards judging gains)
+        (player -> when their kept score was reached (ms), kept on boards judging gains), 32 shadowed
+        (the shadow-banned players, whose client reports are held, docs/review.md part 6)
   ARGV: 1 player id, 2 score, 3 'desc'|'asc', 4 queued-flag lifetime (ms), 5 the rule:
         'best'|'latest'|'sum', 6 the metadata as compact JSON ('' for none), 7 the request's
         fingerprint ('' without an Idempotency-Key), 8 how long the record lives (ms), 9 the
@@ -19,8 +20,8 @@
         entry rules: '1' when players must enter ('' otherwise), the most players, the most
         attempts, a league's group size ('' for none) (includes/seats), 19 '1' when the report
         uses an attempt (and seat) its batch reserved ('' otherwise), 20 the board's notify_top
-        ('' or 0 for none), 21 the board's review rules ('' for none, includes/review), 22 '1' when
-        the rules judge this report (a client's), 23 to approve a held score instead of reporting:
+        ('' or 0 for none), 21 the board's review rules ('' for none, includes/review), 22 '1' for a
+        client's report (the rules judge it; a shadow-banned player's is held), 23 to approve a held score instead of reporting:
         its held_us ('' for a report; the score, tiebreakers and metadata are then the held ones)
   Reply: { score held, changed (0|1), rank, total, needs a persistence job (0|1), season,
          tiebreakers held (comma-separated, '' for none), achieved at (ms, '' unless earliest), attempts left ('' without a limit),
@@ -60,8 +61,13 @@ local season = liveSeason(seasonKey)
 
 -- Checked in the same step as the score would be applied: a ban (moderateEntry) falls wholly before
 -- or after this report, so no report of a banned player ever lands. Before the Idempotency-Key: a
--- retry after the ban is refused too.
-if redis.call('SISMEMBER', KEYS[17], player) == 1 then return { 4 } end
+-- retry after the ban is refused too. A shadow-banned player's client report is held instead, never
+-- refused, so they are not told (docs/review.md part 6); the game server's is refused.
+local shadowed = false
+if redis.call('SISMEMBER', KEYS[17], player) == 1 then
+  if ARGV[22] ~= '1' or redis.call('SISMEMBER', KEYS[32], player) == 0 then return { 4 } end
+  shadowed = true
+end
 
 -- An approval (docs/review.md) applies the held score as a report made now, by the board's rule:
 -- the held entry (a sum board's held amount), its metadata. Its window, seat and attempt were
@@ -157,10 +163,17 @@ end
 
 -- A client report on a board with review rules (docs/review.md): it joins the player's pending
 -- held score, or is held when the rules catch the entry it would make; either way it is answered
--- as if counted, and nobody else sees it.
-if ARGV[22] == '1' then
+-- as if counted, and nobody else sees it. A shadow-banned player's is always held, joined to their
+-- hidden entry as if it counted (part 6).
+if ARGV[22] == '1' and (rules or shadowed) then
   local pending = parseHeld(redis.call('HGET', heldKey, player))
-  local counted = entryOf(E, player)
+  local counted
+  if shadowed then
+    local stored = redis.call('HGET', KEYS[19], player)
+    counted = stored and fromStoredForm(E, stored)
+  else
+    counted = entryOf(E, player)
+  end
   local base = pending and pending.entry or counted
   local after, amount
   if rule == 'sum' then
@@ -176,7 +189,9 @@ if ARGV[22] == '1' then
   local reason = pending and pending.reason
   -- A report that changes nothing counted (a best score no better) is never held.
   local changes = not counted or rule ~= 'best' or compareEntries(E, after, counted) < 0
-  if not reason and rules and changes then
+  if not reason and shadowed then
+    reason = 'shadow'
+  elseif not reason and rules and changes then
     local reachedMs = tonumber(redis.call('HGET', reachedKey, player) or '') or (counted and counted.at)
       or tonumber(redis.call('GET', KEYS[18]) or '0')
     local top = rangeOf(E, 0, 0)[1]
@@ -198,8 +213,10 @@ if ARGV[22] == '1' then
     end
     local score, heldTiebreakers, at = entryFields(after)
     local changedShown = (not base or compareEntries(E, after, base) ~= 0) and 1 or 0
-    local rank = heldRank(E, player, after, counted)
-    local total = redis.call('ZCARD', K.scores) + (counted and 0 or 1)
+    -- A hidden entry is out of the ranking: nothing to set aside.
+    local ranked = not shadowed and counted
+    local rank = heldRank(E, player, after, ranked)
+    local total = redis.call('ZCARD', K.scores) + (ranked and 0 or 1)
     local left = seating and attemptsLeft(seating, seat) or ''
     if fingerprint ~= '' then
       local answer = { fingerprint, score, changedShown, rank, total, tonumber(season), heldTiebreakers == '' and '-' or heldTiebreakers,

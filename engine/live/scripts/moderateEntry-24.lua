@@ -16,9 +16,11 @@
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
         20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it),
-        23 held (an erasure drops the player's held score, docs/review.md)
+        23 held (an erasure drops the player's held score, docs/review.md), 24 shadowed (the
+        shadow-banned players, docs/review.md part 6)
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
-        board's preparation bans (its live state is not whole yet), else ''
+        board's preparation bans (its live state is not whole yet), else '', 5 'shadow' when a ban
+        is a shadow ban (a ban of the other kind changes its kind), else ''
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
          player's state on this board; a removal when there was a score to remove, an erasure when
          there was a score or a seat; or the error
@@ -30,6 +32,7 @@
 -- @include "live-season"
 -- @include "seats"
 -- @include "best-ranks"
+-- @include "review"
 
 local K = boardKeys()
 local memberKey, banned, hidden, metadata, versions, dirty, queued = KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15], KEYS[16]
@@ -44,6 +47,13 @@ local function moveClanTotal(entry, direction)
   if clan then adjustClan(K, clan, direction * entry.score, direction, clock) end
 end
 
+-- A shadow ban's held score goes when it ends (its reports were made while banned); a hold the
+-- review rules made stays for its decision.
+local function dropShadowHold()
+  local h = parseHeld(redis.call('HGET', KEYS[23], player))
+  if h and h.reason == 'shadow' then redis.call('HDEL', KEYS[23], player) end
+end
+
 local done = false
 if action == 'ban' then
   done = redis.call('SADD', banned, player) == 1
@@ -53,8 +63,15 @@ if action == 'ban' then
     moveClanTotal(entry, -1)
     redis.call('HSET', hidden, player, storedFormOf(E, entry))
   end
+  if ARGV[5] == 'shadow' then
+    done = redis.call('SADD', KEYS[24], player) == 1 or done
+  elseif redis.call('SREM', KEYS[24], player) == 1 then
+    dropShadowHold()
+    done = true
+  end
 elseif action == 'unban' then
   done = redis.call('SREM', banned, player) == 1
+  if redis.call('SREM', KEYS[24], player) == 1 then dropShadowHold() end
   local stored = done and redis.call('HGET', hidden, player)
   if stored then
     local entry = fromStoredForm(E, stored)

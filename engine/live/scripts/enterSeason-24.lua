@@ -6,7 +6,7 @@
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 season, 11 banned, 12 seasonStarted, 13 hidden,
         14 seats, 15 waiting, 16 dirty, 17 queued, 18 groups, 19 groupIndex, 20 groupRoom, 21 tiers,
-        22 reservations, 23 reserved (includes/seats)
+        22 reservations, 23 reserved (includes/seats), 24 shadowed (docs/review.md part 6)
   ARGV: 1 player id, 2 'enter'|'withdraw', 3 when the request arrived (ms), 4 opens (ms or ''),
         5 closes (ms or ''), 6 the window's season ('' for none), 7 the seconds each season stays
         open ('' for none) (includes/window), 8 '1' when players must enter, 9 the most players,
@@ -14,7 +14,7 @@
         lifetime (ms)
   Reply: { 0, seats taken, season, entered after (0|1), needs a persistence job (0|1) } when done
          (entering twice, or withdrawing a player not entered, changes nothing); or { reason }:
-         4 the player is banned, 6 the season has closed (entering), 8 the board is full,
+         4 the player is banned (a shadow-banned player enters as anyone does: they are not told), 6 the season has closed (entering), 8 the board is full,
          10 the season has closed or the player has reported (withdrawing), 11 the board takes no
          entries (it has no entry rules); or the error LBMISSING or LBDUE (includes/live-season)
          or LBMOVES (includes/seats)
@@ -29,7 +29,7 @@
 local K = boardKeys()
 local player, action = ARGV[1], ARGV[2]
 local season = liveSeason(KEYS[10])
-if redis.call('SISMEMBER', KEYS[11], player) == 1 then return { 4 } end
+if redis.call('SISMEMBER', KEYS[11], player) == 1 and redis.call('SISMEMBER', KEYS[24], player) == 0 then return { 4 } end
 local rules = seatRules(ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 if not rules then return { 11 } end
 local closed = windowStateAt(season, ARGV[6], ARGV[4], ARGV[5], ARGV[7], KEYS[12], ARGV[3]) == 'closed'
