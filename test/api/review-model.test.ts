@@ -18,7 +18,7 @@ import {
  * Who sees a held score, against a model (docs/review.md): random client and server reports,
  * approvals, rejections, shadow bans, unbans and resets on boards of either order and every score
  * rule, with `above` and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the
- * clock and has tests of its own). After every step each player's own record, the board as a bot
+ * clock and has tests of its own). After every step each player's own record and list ranks, the board as a bot
  * pages it, and the review queue equal the model; every client report's answer equals the model's.
  */
 const PLAYERS = 4;
@@ -44,6 +44,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('shadow' as const, 'unban' as const), player: fc.nat(PLAYERS - 1) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
 );
+
+const byId = (a: [string, ...unknown[]], b: [string, ...unknown[]]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /**
  * The board's counted entries, its pending holds (`shadow`: held by a shadow ban, never listed),
@@ -156,6 +158,20 @@ class ReviewModel {
     return counted === undefined ? undefined : { score: counted, rank: this.rankOf(player, counted), total: this.counted.size };
   }
 
+  /** The ranks of `ids` as `viewer` asks them: rows [id, score, rank] by id, and the ids not found, sorted. */
+  listRanks(viewer: string, ids: string[]): { rows: [string, number, number][]; notFound: string[] } {
+    const rows: [string, number, number][] = [];
+    const notFound: string[] = [];
+    for (const id of ids) {
+      const own = id === viewer ? this.own(id) : undefined;
+      const counted = this.counted.get(id);
+      if (own) rows.push([id, own.score, own.rank]);
+      else if (id !== viewer && counted !== undefined) rows.push([id, counted, this.rankOf(id, counted)]);
+      else notFound.push(id);
+    }
+    return { rows: rows.sort(byId), notFound: notFound.sort() };
+  }
+
   /** The review queue: player -> score of the holds a rule made. */
   queue(): Map<string, number> {
     return new Map([...this.pending].filter(([, held]) => !held.shadow).map(([id, held]) => [id, held.score]));
@@ -252,6 +268,24 @@ describe('held scores against a model: who sees what', function () {
               const own = model.own(player.playerId);
               const shown = res.status === 200 ? { score: res.body.score, rank: res.body.rank, total: res.body.total } : undefined;
               expect(shown, `own record of ${player.playerId} after ${JSON.stringify(step)}`).to.deep.equal(own);
+              // The ranks of every player, as this one asks them: only their own row is theirs to see.
+              const { body: listed } = await api()
+                .get(`/api/v1/client/leaderboards/${leaderboard}/ranks?player_ids=${players.map((p) => p.playerId).join(',')}`)
+                .set('Publishable-Key', game.publishableKey)
+                .set('Anonymous-Authorization', player.token)
+                .expect(200);
+              const shownRows = listed.entries
+                .map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank])
+                .sort(byId);
+              expect(
+                { rows: shownRows, notFound: [...listed.not_found].sort() },
+                `list ranks asked by ${player.playerId} after ${JSON.stringify(step)}`,
+              ).to.deep.equal(
+                model.listRanks(
+                  player.playerId,
+                  players.map((p) => p.playerId),
+                ),
+              );
             }
             const { body: page } = await api()
               .get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=100`)
