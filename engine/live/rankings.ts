@@ -324,12 +324,15 @@ export class Rankings {
    * The player's held score as their own reads show it: ranked as if counted (docs/review.md); for a
    * shadow-banned player without one, their hidden entry (part 6).
    */
-  async heldView(board: RankedBoard, playerId: string): Promise<{ held: HeldScore; rank: number; total: number } | undefined> {
+  async heldView(board: RankedBoard, playerId: string): Promise<{ entry: RankedEntry; total: number } | undefined> {
     const reply = await this.guard.run(board, () =>
       this.redis.heldView(...heldViewKeys(this.prefix, board.internalId), playerId, board.sortOrder),
     );
     if (reply.length === 0) return undefined;
-    return { held: parseHeld(reply[0]), rank: reply[1], total: reply[2] };
+    const { score, metadata, tiebreakers, achievedAt } = parseHeld(reply[0]);
+    // Placed among counted entries by its rank alone (it has no position in their order).
+    const entry = { id: playerId, score, metadata, tiebreakers, achievedAt, rank: reply[1], position: -1 };
+    return { entry, total: reply[2] };
   }
 
   /** Puts persisted held scores back into a board being rebuilt; false when the season moved on. */

@@ -103,19 +103,7 @@ export class LeaderboardReader {
     if (viewer === undefined || season !== undefined) return undefined;
     if (leaderboard.review === null && !(await this.deps.players.getMany(leaderboard.gameId, [viewer])).get(viewer)?.shadowed)
       return undefined;
-    const view = await this.deps.rankings.heldView(leaderboard, viewer);
-    if (!view) return undefined;
-    const { held } = view;
-    const entry = {
-      id: viewer,
-      score: held.score,
-      metadata: held.metadata,
-      tiebreakers: held.tiebreakers,
-      achievedAt: held.achievedAt,
-      rank: view.rank,
-      position: -1,
-    };
-    return { entry, total: view.total };
+    return this.deps.rankings.heldView(leaderboard, viewer);
   }
 
   /** Rank changes of the current season's entries (docs/history.md); an archive's are all null. */

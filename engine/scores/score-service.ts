@@ -8,7 +8,7 @@ import { tieFieldsOf, tiebreakersProblem, type TieFields } from '../leaderboards
 import { parseMetadata, type AskedSeason } from '../live/types.js';
 import type { RetryRecord, RetryRecords } from './retry-records.js';
 import type { ReportCounter } from '../activity/report-counter.js';
-import type { SeasonReads } from '../reads/season-reads.js';
+import type { SeasonEntry, SeasonReads } from '../reads/season-reads.js';
 import type { RecordReward, RewardReads } from '../competitions/reward-reads.js';
 import { hasEntryRules } from '../competitions/entry-rules.js';
 import type { GroupPlace, LeagueReads } from '../competitions/league-reads.js';
@@ -242,16 +242,7 @@ export class ScoreService {
       this.deps.seasons.scoresOf(leaderboard, 'players', [playerId], season, season === undefined),
       heldView ? this.deps.rankings.heldView(leaderboard, playerId) : undefined,
     ]);
-    const entry = held
-      ? {
-          score: held.held.score,
-          rank: held.rank,
-          metadata: held.held.metadata,
-          tiebreakers: held.held.tiebreakers,
-          achievedAt: held.held.achievedAt,
-          archivedClanId: undefined,
-        }
-      : countedEntry;
+    const entry: SeasonEntry | undefined = held ? held.entry : countedEntry;
     const total = held ? held.total : counted;
     if (!entry) {
       const when = season === undefined ? '' : ` in season ${season}`;
