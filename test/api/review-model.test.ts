@@ -4,7 +4,9 @@ import { api } from '../helpers/context.js';
 import {
   createGame,
   createLeaderboard,
+  createClan,
   createThirdPartyKey,
+  joinClan,
   reportScore,
   secretKey,
   sendBatch,
@@ -19,7 +21,7 @@ import {
  * approvals, rejections, shadow bans, unbans and resets on boards of either order and every score
  * rule, with `above` and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the
  * clock and has tests of its own). After every step each player's own record and list ranks, the board as a bot
- * pages it, and the review queue equal the model; every client report's answer equals the model's.
+ * pages it (and its clan totals on clan boards), and the review queue equal the model; every client report's answer equals the model's.
  */
 const PLAYERS = 4;
 const SCORES = [1, 2, 3, 5, 8];
@@ -172,6 +174,13 @@ class ReviewModel {
     return { rows: rows.sort(byId), notFound: notFound.sort() };
   }
 
+  /** Clan totals on a clan board: clan -> the sum of its members' counted entries (clans with none left out). */
+  clanTotals(clanOf: (player: string) => string): Map<string, number> {
+    const totals = new Map<string, number>();
+    for (const [id, score] of this.counted) totals.set(clanOf(id), (totals.get(clanOf(id)) ?? 0) + score);
+    return totals;
+  }
+
   /** The review queue: player -> score of the holds a rule made. */
   queue(): Map<string, number> {
     return new Map([...this.pending].filter(([, held]) => !held.shadow).map(([id, held]) => [id, held.score]));
@@ -190,11 +199,22 @@ describe('held scores against a model: who sees what', function () {
   let game: TestGame;
   let apiKey: string;
   let players: TestPlayer[];
+  /** Two clans of two players each: clan totals on clan boards count counted entries only. */
+  const clans: string[] = [];
+  const clanOf = (player: string) => clans[players.findIndex((p) => p.playerId === player) % 2]!;
 
   before(async () => {
     game = await createGame();
     apiKey = (await createThirdPartyKey(game)).apiKey;
     players = await signupMany(game, PLAYERS);
+    for (const i of [0, 1]) {
+      clans.push(await createClan(game));
+      await joinClan(
+        game,
+        clans[i]!,
+        players.filter((_, n) => n % 2 === i),
+      );
+    }
   });
 
   it('when random reports, holds, approvals, rejections, shadow bans and resets run, then every read from the owner and from others equals the model', async () => {
@@ -202,10 +222,12 @@ describe('held scores against a model: who sees what', function () {
       fc.asyncProperty(
         fc.constantFrom<Order>('desc', 'asc'),
         fc.constantFrom<Rule>('best', 'latest', 'sum'),
+        fc.constantFrom<'individual' | 'clan'>('individual', 'clan'),
         fc.array(op, { minLength: 1, maxLength: 24, size: 'medium' }),
-        async (order, rule, ops) => {
+        async (order, rule, type, ops) => {
           const rules = order === 'desc' ? { above: 7, outlierFactor: 1 } : { above: 2, outlierFactor: 0.5 };
           const leaderboard = await createLeaderboard(game, {
+            type,
             sort_order: order,
             update_strategy: rule,
             review: { above: rules.above, outlier_factor: rules.outlierFactor },
@@ -304,6 +326,14 @@ describe('held scores against a model: who sees what', function () {
               .expect(200);
             const queued = new Map(queue.reviews.map((r: { player_id: string; score: number }) => [r.player_id, r.score]));
             expect(queued, `the queue after ${JSON.stringify(step)}`).to.deep.equal(model.queue());
+            if (type === 'clan') {
+              const { body: standings } = await api()
+                .get(`/api/v1/third_party/leaderboards/${leaderboard}?clan=true&limit=100`)
+                .set('Api-Key', apiKey)
+                .expect(200);
+              const totals = new Map(standings.entries.map((e: { clan_id: string; score: number }) => [e.clan_id, e.score]));
+              expect(totals, `clan totals after ${JSON.stringify(step)}`).to.deep.equal(model.clanTotals(clanOf));
+            }
           }
         },
       ),
