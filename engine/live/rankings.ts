@@ -55,7 +55,7 @@ export interface ReportExtras {
   arrivedAt?: number;
   /** The report uses an attempt and seat its batch reserved (reserveReports). */
   reserved?: boolean;
-  /** A client's report: the board's review rules judge it (docs/review.md). */
+  /** A client's report: the board's review rules judge it, and a shadow-banned player's is held (docs/review.md). */
   judged?: boolean;
 }
 
