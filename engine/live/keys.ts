@@ -417,6 +417,12 @@ export function persistClaimKeys(prefix: string, internalId: number): string[] {
   ];
 }
 
+/** The keys of the script counting a board's changes not yet persisted (pendingCount-3.lua). */
+export function pendingCountKeys(prefix: string, internalId: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  return [k.dirty, k.dirtyClans, k.endedSeasons];
+}
+
 /** The persistence ack's keys (persistAck-12.lua). */
 export function persistAckKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);

@@ -27,6 +27,7 @@ declare module 'ioredis' {
     resetSeason(...args: ScriptArg[]): Result<number[], Context>;
     persistAck(...args: ScriptArg[]): Result<number, Context>;
     markPending(...args: ScriptArg[]): Result<number, Context>;
+    pendingCount(...args: ScriptArg[]): Result<number, Context>;
     dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
     compareAndSet(...args: ScriptArg[]): Result<number, Context>;
     moderateEntry(...args: ScriptArg[]): Result<[number, number], Context>;

@@ -1,6 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../live/redis.js';
-import { dropIdlePendingKeys, leaderboardKeys, markPendingKeys, pendingIndexKey, persistAckKeys, persistClaimKeys } from '../live/keys.js';
+import {
+  dropIdlePendingKeys,
+  leaderboardKeys,
+  markPendingKeys,
+  pendingCountKeys,
+  pendingIndexKey,
+  persistAckKeys,
+  persistClaimKeys,
+} from '../live/keys.js';
 import { QUEUED_FLAG_TTL_MS, type PersistenceHooks } from '../live/persistence-hooks.js';
 import type { PersistenceQueue } from './persistence-queue.js';
 import type { StoredScore } from './score-store.js';
@@ -185,18 +193,11 @@ export class PersistenceMarks implements PersistenceHooks {
     }
   }
 
+  /**
+   * Each board's changes not yet in PostgreSQL: one script call per board (its keys share a slot),
+   * a third of the commands three plain counts took; /readyz runs this over every indexed board.
+   */
   private markCounts(ids: number[]): Promise<number[]> {
-    return Promise.all(
-      ids.map(async (id) => {
-        const k = leaderboardKeys(this.deps.prefix, id);
-        // An ended season not yet archived counts as one change: PostgreSQL has yet to get it.
-        const [players, clans, seasons] = await Promise.all([
-          this.deps.redis.zcard(k.dirty),
-          this.deps.redis.zcard(k.dirtyClans),
-          this.deps.redis.hlen(k.endedSeasons),
-        ]);
-        return players + clans + seasons;
-      }),
-    );
+    return Promise.all(ids.map((id) => this.deps.redis.pendingCount(...pendingCountKeys(this.deps.prefix, id))));
   }
 }
