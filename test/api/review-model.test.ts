@@ -22,7 +22,7 @@ import {
  * Who sees a held score, against a model (docs/review.md): random client and server reports,
  * approvals, rejections, shadow bans, unbans and resets on boards of either order and every score
  * rule, with `above` and `outlier_factor` rules (deterministic; `max_gain_per_second` depends on the
- * clock and has tests of its own). After every step each player's own record and list ranks, the board as a bot
+ * clock and has tests of its own). After every step each player's own record, around_me and list ranks, the board as a bot
  * pages it (and its clan totals on clan boards), the last ended season as archived, and the review
  * queue equal the model; every client report's answer equals the model's.
  */
@@ -325,6 +325,7 @@ describe('held scores against a model: who sees what', function () {
                 await decide.expect(200);
               }
             }
+            const ids = players.map((p) => p.playerId);
             for (const player of players) {
               const res = await api()
                 .get(`/api/v1/client/leaderboards/${leaderboard}/players/${player.playerId}`)
@@ -345,11 +346,23 @@ describe('held scores against a model: who sees what', function () {
               expect(
                 { rows: shownRows, notFound: [...listed.not_found].sort() },
                 `list ranks asked by ${player.playerId} after ${JSON.stringify(step)}`,
-              ).to.deep.equal(
-                model.listRanks(
-                  player.playerId,
-                  players.map((p) => p.playerId),
-                ),
+              ).to.deep.equal(model.listRanks(player.playerId, ids));
+              // around_me wide enough for the whole board: the same rows, or 404 without an entry of their own.
+              const around = await api()
+                .get(`/api/v1/client/leaderboards/${leaderboard}/around_me?range=${PLAYERS}`)
+                .set('Publishable-Key', game.publishableKey)
+                .set('Anonymous-Authorization', player.token);
+              const aroundShown =
+                around.status === 200
+                  ? {
+                      total: around.body.total,
+                      rows: around.body.entries
+                        .map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank])
+                        .sort(byId),
+                    }
+                  : around.status;
+              expect(aroundShown, `around_me of ${player.playerId} after ${JSON.stringify(step)}`).to.deep.equal(
+                own ? { total: own.total, rows: model.listRanks(player.playerId, ids).rows } : 404,
               );
             }
             const { body: page } = await api()
