@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
 import {
+  botPage,
   createGame,
   createLeaderboard,
   createThirdPartyKey,
@@ -49,15 +50,6 @@ async function queue(game: TestGame, leaderboard?: string): Promise<{ reviews: R
   return body;
 }
 
-/** The board as a bot sees it: ids and scores in order, and the total. */
-async function page(apiKey: string, leaderboard: string): Promise<{ total: number; rows: [string, number, number][] }> {
-  const { body } = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=100`).set('Api-Key', apiKey).expect(200);
-  return {
-    total: body.total,
-    rows: body.entries.map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank]),
-  };
-}
-
 describe('held scores: review rules, the review queue, decisions', function () {
   this.timeout(120_000);
   let game: TestGame;
@@ -80,7 +72,7 @@ describe('held scores: review rules, the review queue, decisions', function () {
     const mine = await ownRecord(game, leaderboard, cheat!).expect(200);
     expect(mine.body).to.include({ score: 5000, rank: 1, total: 3 });
     // Every other read: the board, the total, another player's rank, the server's read of the player.
-    expect(await page(apiKey, leaderboard)).to.deep.equal({
+    expect(await botPage(apiKey, leaderboard)).to.deep.equal({
       total: 2,
       rows: [
         [b!.playerId, 800, 1],
@@ -190,7 +182,7 @@ describe('held scores: review rules, the review queue, decisions', function () {
 
     const approved = await approve(game, review!.review_id).expect(200);
     expect(approved.body).to.include({ decision: 'approved', review_id: review!.review_id, player_id: cheat!.playerId, season: 1 });
-    expect(await page(apiKey, leaderboard)).to.deep.equal({
+    expect(await botPage(apiKey, leaderboard)).to.deep.equal({
       total: 2,
       rows: [
         [cheat!.playerId, 2000, 1],
@@ -261,7 +253,7 @@ describe('held scores: review rules, the review queue, decisions', function () {
     const held = await reportScore(game, c!, leaderboard, 20).expect(200);
     expect(held.body).to.include({ rank: 1, total: 3 });
     expect((await queue(game, leaderboard)).reviews.map((r) => [r.player_id, r.reason])).to.deep.equal([[c!.playerId, 'outlier']]);
-    expect((await page(apiKey, leaderboard)).total).to.equal(2);
+    expect((await botPage(apiKey, leaderboard)).total).to.equal(2);
   });
 
   it('when the game server reports, then its scores are trusted: never held', async () => {
@@ -269,7 +261,7 @@ describe('held scores: review rules, the review queue, decisions', function () {
     const player = await signup(game);
     await serverReport(game, player.playerId, [5000], [leaderboard]);
     expect((await queue(game, leaderboard)).total).to.equal(0);
-    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 5000, 1]]);
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 5000, 1]]);
   });
 
   it('when a sum board holds reports, then the held amounts add up, and an approval adds them once', async () => {
@@ -278,10 +270,10 @@ describe('held scores: review rules, the review queue, decisions', function () {
     await reportScore(game, player, leaderboard, 60).expect(200);
     expect((await reportScore(game, player, leaderboard, 50).expect(200)).body).to.include({ best_score: 110 });
     expect((await reportScore(game, player, leaderboard, 5).expect(200)).body).to.include({ best_score: 115 });
-    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 60, 1]]);
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 60, 1]]);
     const [review] = (await queue(game, leaderboard)).reviews;
     await approve(game, review!.review_id).expect(200);
-    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 115, 1]]);
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 115, 1]]);
   });
 
   it('when a review is asked for with an unknown or malformed id or body, then it answers a JSON error and changes nothing', async () => {
@@ -324,11 +316,11 @@ describe('held scores: review rules, the review queue, decisions', function () {
 
       await boardLosesLiveState(board);
       expect((await ownRecord(game, leaderboard, cheat!).expect(200)).body).to.include({ score: 3000, rank: 1, total: 2 });
-      expect((await page(apiKey, leaderboard)).total).to.equal(1);
+      expect((await botPage(apiKey, leaderboard)).total).to.equal(1);
 
       const [review] = (await queue(game, leaderboard)).reviews;
       await approve(game, review!.review_id).expect(200);
-      expect((await page(apiKey, leaderboard)).rows).to.deep.equal([
+      expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([
         [cheat!.playerId, 3000, 1],
         [a!.playerId, 500, 2],
       ]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, testUrl } from '../helpers/context.js';
 import {
+  botPage,
   createGame,
   createLeaderboard,
   createThirdPartyKey,
@@ -38,15 +39,6 @@ const shadowBan = (game: TestGame, player: TestPlayer, body: Record<string, unkn
 const unban = (game: TestGame, player: TestPlayer) =>
   api().delete(`/api/v1/server/players/${player.playerId}/ban`).set(secretKey(game)).expect(200);
 
-/** The board as a bot sees it: ids, scores and ranks in order, and the total. */
-async function page(apiKey: string, leaderboard: string): Promise<{ total: number; rows: [string, number, number][] }> {
-  const { body } = await api().get(`/api/v1/third_party/leaderboards/${leaderboard}?limit=100`).set('Api-Key', apiKey).expect(200);
-  return {
-    total: body.total,
-    rows: body.entries.map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank]),
-  };
-}
-
 describe('shadow bans: banned for everyone but the player', function () {
   this.timeout(120_000);
   let game: TestGame;
@@ -67,7 +59,7 @@ describe('shadow bans: banned for everyone but the player', function () {
     const banned = await shadowBan(game, cheat!).expect(200);
     expect(banned.body).to.include({ banned: true, ban_kind: 'shadow' });
     const others = { total: 2, rows: [[b!.playerId, 800, 1] as const, [a!.playerId, 500, 2] as const] };
-    expect(await page(apiKey, leaderboard)).to.deep.equal(others);
+    expect(await botPage(apiKey, leaderboard)).to.deep.equal(others);
 
     // The player's own record still shows their score where it would rank.
     const me = client(game, cheat!);
@@ -79,7 +71,7 @@ describe('shadow bans: banned for everyone but the player', function () {
     // A report is answered as if counted; nobody else sees it.
     const answer = await reportScore(game, cheat!, leaderboard, 900).expect(200);
     expect(answer.body).to.include({ best_score: 900, rank: 1, total: 3, improved: true });
-    expect(await page(apiKey, leaderboard)).to.deep.equal(others);
+    expect(await botPage(apiKey, leaderboard)).to.deep.equal(others);
     expect((await me.get(`leaderboards/${leaderboard}/players/${cheat!.playerId}`).expect(200)).body).to.include({
       score: 900,
       rank: 1,
@@ -136,7 +128,7 @@ describe('shadow bans: banned for everyone but the player', function () {
     expect(entered.body).to.include({ entered: true });
     const held = await reportScore(game, cheat!, leaderboard, 42).expect(200);
     expect(held.body).to.include({ best_score: 42, rank: 1, total: 1 });
-    expect((await page(apiKey, leaderboard)).total).to.equal(0);
+    expect((await botPage(apiKey, leaderboard)).total).to.equal(0);
   });
 
   it('when the shadow ban ends, then the counted scores come back as they were and what it held is dropped', async () => {
@@ -149,7 +141,7 @@ describe('shadow bans: banned for everyone but the player', function () {
 
     const player = await unban(game, cheat!);
     expect(player.body).to.include({ banned: false, ban_kind: null });
-    expect((await page(apiKey, leaderboard)).rows).to.deep.equal([
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([
       [a!.playerId, 500, 1],
       [cheat!.playerId, 300, 2],
     ]);
@@ -206,13 +198,13 @@ describe('shadow bans: banned for everyone but the player', function () {
       await boardLosesLiveState(board);
       const own = await client(game, cheat!).get(`leaderboards/${leaderboard}/players/${cheat!.playerId}`).expect(200);
       expect(own.body).to.include({ score: 700, rank: 1, total: 2 });
-      expect(await page(apiKey, leaderboard)).to.deep.equal({ total: 1, rows: [[a!.playerId, 500, 1]] });
+      expect(await botPage(apiKey, leaderboard)).to.deep.equal({ total: 1, rows: [[a!.playerId, 500, 1]] });
       // Still shadow-banned after the rebuild: a report is held, not refused.
       expect((await reportScore(game, cheat!, leaderboard, 800).expect(200)).body).to.include({ best_score: 800, rank: 1 });
-      expect((await page(apiKey, leaderboard)).total).to.equal(1);
+      expect((await botPage(apiKey, leaderboard)).total).to.equal(1);
 
       await unban(game, cheat!);
-      expect((await page(apiKey, leaderboard)).rows).to.deep.equal([
+      expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([
         [a!.playerId, 500, 1],
         [cheat!.playerId, 100, 2],
       ]);

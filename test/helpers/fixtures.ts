@@ -164,3 +164,12 @@ export async function internalBoard(game: TestGame, leaderboardId: string) {
   if (!board) throw new Error(`no leaderboard ${leaderboardId}`);
   return board;
 }
+
+/** A leaderboard's first 100 entries as a bot pages them: [id, score, rank] in order, and the total. */
+export async function botPage(apiKey: string, leaderboardId: string): Promise<{ total: number; rows: [string, number, number][] }> {
+  const { body } = await api().get(`/api/v1/third_party/leaderboards/${leaderboardId}?limit=100`).set('Api-Key', apiKey).expect(200);
+  return {
+    total: body.total,
+    rows: body.entries.map((e: { player_id: string; score: number; rank: number }) => [e.player_id, e.score, e.rank]),
+  };
+}
