@@ -194,8 +194,7 @@ if ARGV[22] == '1' and (rules or shadowed) then
   elseif not reason and rules and changes then
     local reachedMs = tonumber(redis.call('HGET', reachedKey, player) or '') or (counted and counted.at)
       or tonumber(redis.call('GET', KEYS[18]) or '0')
-    local top = rangeOf(E, 0, 0)[1]
-    reason = holdReason(E, rules, after, counted, reachedMs, clock.ms, top and top.entry)
+    reason = holdReason(E, rules, after, counted, reachedMs, clock.ms, rules.outlier and firstEntry(E))
   end
   if reason then
     if not E.earliest then after.at = nil end

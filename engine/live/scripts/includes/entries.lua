@@ -219,6 +219,17 @@ local function entryFields(entry)
   return entry.text or exact(entry.score), tiebreakers, entry.at and string.format('%.0f', entry.at) or ''
 end
 
+-- The best entry (nil on an empty board), without the rank rangeOf would also count.
+local function firstEntry(E)
+  if not E.keyed then
+    local flat = E.order == 'asc' and redis.call('ZRANGE', E.ranking, 0, 0, 'WITHSCORES')
+      or redis.call('ZREVRANGE', E.ranking, 0, 0, 'WITHSCORES')
+    return flat[1] and { score = tonumber(flat[2]), text = flat[2] } or nil
+  end
+  local member = redis.call('ZRANGE', E.ranking, 0, 0)[1]
+  return member and decodeSortKey(E, string.sub(member, 1, sortKeyLength(E))) or nil
+end
+
 -- Entries start..stop (0-based positions, best first) as a list of { player, entry, rank }.
 local function rangeOf(E, start, stop)
   local rows = {}
