@@ -169,8 +169,8 @@ describe('player lookup and search for support', () => {
         [8, 3, 3],
         [8, 3, 6],
       ]);
-      expect(pages[0].players[0]).to.have.all.keys('player_id', 'display_name', 'clan_id', 'aliases', 'banned', 'created_at');
-      expect(pages[0].players[0]).to.include({ player_id: holder.playerId, banned: false, clan_id: null });
+      expect(pages[0].players[0]).to.have.all.keys('player_id', 'display_name', 'clan_id', 'aliases', 'banned', 'ban_kind', 'created_at');
+      expect(pages[0].players[0]).to.include({ player_id: holder.playerId, banned: false, ban_kind: null, clan_id: null });
       expect(pages[0].players[0].aliases).to.deep.equal({ steam: prefix });
       const beyond = await search(game, { search: prefix, offset: '8' }).expect(200);
       expect(beyond.body).to.include({ total: 8 });
