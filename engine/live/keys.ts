@@ -466,11 +466,6 @@ export function heldViewKeys(prefix: string, internalId: number): string[] {
   return [k.scores, k.sortKeys, k.layout, k.held, k.season, k.hidden, k.shadowed, k.metadata];
 }
 
-/** The keys of the script dropping a rejected held score (rejectHeld-1.lua). */
-export function rejectHeldKeys(prefix: string, internalId: number): string[] {
-  return [leaderboardKeys(prefix, internalId).held];
-}
-
 /** The keys of the script putting persisted held scores back on a rebuild (restoreHeld-2.lua). */
 export function restoreHeldKeys(prefix: string, internalId: number): string[] {
   const k = leaderboardKeys(prefix, internalId);

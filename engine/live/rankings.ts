@@ -13,7 +13,6 @@ import {
   reconcileClanKeys,
   reportScoreKeys,
   heldViewKeys,
-  rejectHeldKeys,
   restoreHeldKeys,
   scoresOfKeys,
   setClansKeys,
@@ -118,6 +117,9 @@ export interface Seat {
 
 /** What moderateEntry does to a player's entry on one board ('erase' also forgets their seat). */
 export type Moderation = 'ban' | 'unban' | 'remove' | 'erase';
+
+/** What the moderation script does: a moderation, or dropping a rejected held score. */
+type ModerationStep = Moderation | 'reject';
 
 /** How many first entries live streams show at most: changes beyond them are not announced (docs/events.md). */
 export const LIVE_TOP = 100;
@@ -315,9 +317,14 @@ export class Rankings {
     return this.outcomeOf(await this.guard.run(board, call));
   }
 
-  /** Drops the player's held score if it is still the hold `heldUs`: whether it was. */
+  /**
+   * Drops the player's held score if it is still the hold `heldUs`, with the seat it took
+   * (docs/review.md part 4): whether it was there.
+   */
   async rejectHeld(board: { internalId: number }, playerId: string, heldUs: string): Promise<boolean> {
-    return (await this.redis.rejectHeld(...rejectHeldKeys(this.prefix, board.internalId), playerId, heldUs)) === 1;
+    const [done, needsJob] = await this.guard.run(board, () => this.moderateEntry(board, playerId, 'reject', '', false, heldUs));
+    if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
+    return done === 1;
   }
 
   /**
@@ -506,16 +513,20 @@ export class Rankings {
     if (replies.some(([, needsJob]) => needsJob === 1)) await this.persistence.requestJobs([board.internalId]);
   }
 
-  /** One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }; `shadow`: a ban is a shadow ban. */
+  /**
+   * One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }; `shadow`: a ban is a
+   * shadow ban; `heldUs`: the hold a rejection drops.
+   */
   private moderateEntry(
     board: { internalId: number },
     playerId: string,
-    action: Moderation,
+    action: ModerationStep,
     preparing = '',
     shadow = false,
+    heldUs = '',
   ): Promise<[number, number]> {
     const keys = moderateEntryKeys(this.prefix, board.internalId, playerId);
-    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing, shadow ? 'shadow' : '');
+    return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing, shadow ? 'shadow' : '', heldUs);
   }
 
   /**

@@ -15,7 +15,6 @@ declare module 'ioredis' {
       Context
     >;
     heldView(...args: ScriptArg[]): Result<[] | [string, number, number], Context>;
-    rejectHeld(...args: ScriptArg[]): Result<number, Context>;
     restoreHeld(...args: ScriptArg[]): Result<number, Context>;
     mergeScores(...args: ScriptArg[]): Result<number, Context>;
     setClans(...args: ScriptArg[]): Result<number, Context>;

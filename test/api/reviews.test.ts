@@ -333,6 +333,30 @@ describe('held scores: review rules, the review queue, decisions', function () {
       );
     });
 
+    it('when a held score is rejected, then the seat it took is free again; a player whose counted score took theirs keeps it, after a rebuild too', async () => {
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 }, max_players: 2 });
+      const [a, cheat, late] = await signupMany(game, 3);
+      const full = async (player: TestPlayer) =>
+        expect((await reportScore(game, player, leaderboard, 10).expect(409)).body.error.code).to.equal('leaderboard_full');
+      await reportScore(game, a!, leaderboard, 100).expect(200);
+      // Held, and seated by it (PostgreSQL too): the board is full.
+      await reportScore(game, cheat!, leaderboard, 3000).expect(200);
+      const board = await internalBoard(game, leaderboard);
+      await waitForPersistence(board);
+      await full(late!);
+      await reject(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
+      await reportScore(game, late!, leaderboard, 50).expect(200);
+
+      // A held report of a player with a counted score: its rejection leaves them seated.
+      await reportScore(game, a!, leaderboard, 5000).expect(200);
+      await reject(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
+      await full(cheat!);
+      await waitForPersistence(board);
+      await boardLosesLiveState(board);
+      await full(cheat!);
+      expect((await reportScore(game, a!, leaderboard, 150).expect(200)).body).to.include({ best_score: 150, rank: 1, total: 2 });
+    });
+
     it('when the season ends with a score held, then the service rejects it (actor system) and the new season shows nothing of it', async () => {
       const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
       const cheat = await signup(game);

@@ -11,19 +11,22 @@
   claimed the old score cannot bring it back. An erasure is a removal that also forgets the
   player's seat, entry, attempts and group place of the season (includes/seats); a plain removal
   keeps the attempts used (a removed cheater gains none) and the group place, and frees the seat
-  with the entry (the player is no longer entered: a new seat takes a new entry or report).
+  with the entry (the player is no longer entered: a new seat takes a new entry or report). A
+  rejection drops a held score (docs/review.md part 4), if it is still the hold reviewed, and the
+  seat it took: a player left with no entry is no longer entered, as after a removal.
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
         20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it),
         23 held (an erasure drops the player's held score, docs/review.md), 24 shadowed (the
         shadow-banned players, docs/review.md part 6)
-  ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase', 3 queued-flag lifetime (ms), 4 'preparing' when the
+  ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase'|'reject', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else '', 5 'shadow' when a ban
-        is a shadow ban (a ban of the other kind changes its kind), else ''
+        is a shadow ban (a ban of the other kind changes its kind), else '', 6 the rejected hold's
+        held_us ('' unless 'reject')
   Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
          player's state on this board; a removal when there was a score to remove, an erasure when
-         there was a score or a seat; or the error
+         there was a score or a seat; a rejection when the hold was there; or the error
          LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
@@ -78,6 +81,20 @@ elseif action == 'unban' then
     redis.call('HDEL', hidden, player)
     putEntry(E, player, entry)
     moveClanTotal(entry, 1)
+  end
+elseif action == 'reject' then
+  local h = parseHeld(redis.call('HGET', KEYS[23], player))
+  done = h ~= nil and h.us == ARGV[6]
+  local S = seatKeys(hidden, KEYS[18], KEYS[19])
+  if done then redis.call('HDEL', KEYS[23], player) end
+  -- Attempts used and the group place stay, as after a removal (seats exist only on boards with
+  -- seat rules, so other boards read one field here).
+  local seat = done and not holdsEntry(E, S, player) and seatRecord(S, player)
+  if seat and seat.entered then
+    redis.call('SREM', S.waiting, player)
+    seat.entered = false
+    writeSeat(S, player, seat, nextVersion(K, clock))
+    redis.call('ZADD', dirty, 'NX', clock.ms, player)
   end
 else
   local entry = entryOf(E, player)
