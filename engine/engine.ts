@@ -417,7 +417,6 @@ export async function createEngine(config: Readonly<Config>, logger: Logger): Pr
       history: new RankHistoryReads({
         leaderboards,
         players: players.service,
-        playerStore: stores.players,
         rankings,
         store: stores.rankSnapshots,
       }),

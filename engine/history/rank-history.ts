@@ -3,7 +3,6 @@ import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
 import type { BestRank, Rankings } from '../live/rankings.js';
 import type { PlayerService } from '../players/player-service.js';
-import type { PlayerStore } from '../players/player-store.js';
 import type { HistoryPoint, RankSnapshotStore } from './rank-snapshot-store.js';
 
 /** At most this many points per answer (a year and more of days). */
@@ -27,7 +26,6 @@ export class RankHistoryReads {
     private readonly deps: {
       leaderboards: LeaderboardService;
       players: PlayerService;
-      playerStore: PlayerStore;
       rankings: Rankings;
       store: RankSnapshotStore;
     },
@@ -49,7 +47,7 @@ export class RankHistoryReads {
       this.deps.players.get(gameId, playerId),
     ]);
     // A banned player is absent from every read of the game's boards, their history too.
-    if (!(own && player.shadowed) && (await this.deps.playerStore.isBanned(playerId))) {
+    if (player.banKind === 'ban' || (player.banKind === 'shadow' && !own)) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no history to show on leaderboard '${leaderboardId}'.`);
     }
     const [bestRank, points] = await Promise.all([

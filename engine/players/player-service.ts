@@ -6,7 +6,7 @@ import { storable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
 import { generatedDisplayName } from './display-names.js';
 import type { AliasStore } from './alias-store.js';
-import type { Player, PlayerStore, ProfileRow } from './player-store.js';
+import type { BanKind, Player, PlayerStore, ProfileRow } from './player-store.js';
 import type { ClanStore } from '../clans/clan-store.js';
 import type { Invalidator } from '../invalidator.js';
 import type { LeaderboardService } from '../leaderboards/leaderboard-service.js';
@@ -18,8 +18,8 @@ export interface PlayerProfile {
   gameId: string;
   displayName: string;
   clanId: string | null;
-  /** Shadow-banned (docs/review.md part 6): their own reads show their entries as if counted. */
-  shadowed: boolean;
+  /** How the player is banned, if at all; a shadow-banned player's own reads show their entries as if counted (docs/review.md part 6). */
+  banKind: BanKind | null;
 }
 
 export interface PlayerChanges {
@@ -263,6 +263,6 @@ export function profile(player: ProfileRow): PlayerProfile {
     gameId: player.gameId,
     displayName: player.displayName ?? generatedDisplayName(player.id),
     clanId: player.clanId,
-    shadowed: player.banKind === 'shadow',
+    banKind: player.banKind,
   };
 }

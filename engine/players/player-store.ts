@@ -183,12 +183,6 @@ export class PlayerStore {
     return rows[0] && toPlayer(rows[0]);
   }
 
-  /** Whether the player is banned (false for a player who does not exist). */
-  async isBanned(id: string): Promise<boolean> {
-    const { rows } = await this.db.query<{ banned: boolean }>('SELECT banned_at IS NOT NULL AS banned FROM players WHERE id = $1', [id]);
-    return rows[0]?.banned ?? false;
-  }
-
   /** Locks the player's row until the transaction ends; its current clan and ban kind, or undefined when the game has no such player. */
   async lock(gameId: string, id: string): Promise<{ clanId: string | null; banKind: BanKind | null } | undefined> {
     const { rows } = await this.db.query<{ clan_id: string | null; ban_kind: BanKind | null }>(

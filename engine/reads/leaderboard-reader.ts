@@ -101,8 +101,7 @@ export class LeaderboardReader {
     season: AskedSeason,
   ): Promise<{ entry: SeasonEntry; total: number } | undefined> {
     if (viewer === undefined || season !== undefined) return undefined;
-    if (leaderboard.review === null && !(await this.deps.players.getMany(leaderboard.gameId, [viewer])).get(viewer)?.shadowed)
-      return undefined;
+    if (leaderboard.review === null && (await this.deps.players.get(leaderboard.gameId, viewer)).banKind !== 'shadow') return undefined;
     return this.deps.rankings.heldView(leaderboard, viewer);
   }
 

@@ -229,7 +229,7 @@ export class ScoreService {
     ]);
     // The best rank is read in the entry's step (so a board rebuilt by this read has it back too);
     // only the current season's record carries one.
-    const heldView = own && season === undefined && (leaderboard.review !== null || player.shadowed);
+    const heldView = own && season === undefined && (leaderboard.review !== null || player.banKind === 'shadow');
     const [
       {
         total: counted,
