@@ -149,6 +149,17 @@ describe('shadow bans: banned for everyone but the player', function () {
     expect(own.body).to.include({ score: 300, rank: 2, total: 2 });
   });
 
+  it('when the shadow ban ends, then the seat its held report took is free again (the holds are dropped as rejected)', async () => {
+    const leaderboard = await createLeaderboard(game, { max_players: 1 });
+    const [cheat, next] = await signupMany(game, 2);
+    await shadowBan(game, cheat!).expect(200);
+    await reportScore(game, cheat!, leaderboard, 40).expect(200);
+    expect((await reportScore(game, next!, leaderboard, 10).expect(409)).body.error.code).to.equal('leaderboard_full');
+    await unban(game, cheat!);
+    await reportScore(game, next!, leaderboard, 10).expect(200);
+    expect((await reportScore(game, cheat!, leaderboard, 40).expect(409)).body.error.code).to.equal('leaderboard_full');
+  });
+
   it('when a shadow ban becomes an outright ban, then the player is told: reports 403, own reads 404', async () => {
     const leaderboard = await createLeaderboard(game);
     const [cheat] = await signupMany(game, 1);

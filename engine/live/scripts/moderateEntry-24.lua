@@ -13,7 +13,8 @@
   keeps the attempts used (a removed cheater gains none) and the group place, and frees the seat
   with the entry (the player is no longer entered: a new seat takes a new entry or report). A
   rejection drops a held score (docs/review.md part 4), if it is still the hold reviewed, and the
-  seat it took: a player left with no entry is no longer entered, as after a removal.
+  seat it took: a player left with no entry is no longer entered, as after a removal; so does the
+  end of a shadow ban, for the holds it made.
 
   KEYS: 1-9 boardKeys (includes/clan-totals), 10 member (the player's member key), 11 banned,
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
@@ -50,11 +51,27 @@ local function moveClanTotal(entry, direction)
   if clan then adjustClan(K, clan, direction * entry.score, direction, clock) end
 end
 
--- A shadow ban's held score goes when it ends (its reports were made while banned); a hold the
--- review rules made stays for its decision.
+-- A dropped hold gives back the seat its report took (docs/review.md part 4) when the player is
+-- left with no entry: no longer entered nor waiting, as after a removal; the attempts used and the
+-- group place stay. Seats exist only on boards with seat rules, so other boards read one field.
+local function freeHeldSeat()
+  local S = seatKeys(hidden, KEYS[18], KEYS[19])
+  if holdsEntry(E, S, player) then return end
+  local seat = seatRecord(S, player)
+  if not seat.entered then return end
+  redis.call('SREM', S.waiting, player)
+  seat.entered = false
+  writeSeat(S, player, seat, nextVersion(K, clock))
+  redis.call('ZADD', dirty, 'NX', clock.ms, player)
+end
+
+-- A shadow ban's held score goes when it ends (its reports were made while banned), as a rejection
+-- would drop it; a hold the review rules made stays for its decision. Whether one went.
 local function dropShadowHold()
   local h = parseHeld(redis.call('HGET', KEYS[23], player))
-  if h and h.reason == 'shadow' then redis.call('HDEL', KEYS[23], player) end
+  if not h or h.reason ~= 'shadow' then return false end
+  redis.call('HDEL', KEYS[23], player)
+  return true
 end
 
 local done = false
@@ -69,12 +86,12 @@ if action == 'ban' then
   if ARGV[5] == 'shadow' then
     done = redis.call('SADD', KEYS[24], player) == 1 or done
   elseif redis.call('SREM', KEYS[24], player) == 1 then
-    dropShadowHold()
+    if dropShadowHold() then freeHeldSeat() end
     done = true
   end
 elseif action == 'unban' then
   done = redis.call('SREM', banned, player) == 1
-  if redis.call('SREM', KEYS[24], player) == 1 then dropShadowHold() end
+  local dropped = redis.call('SREM', KEYS[24], player) == 1 and dropShadowHold()
   local stored = done and redis.call('HGET', hidden, player)
   if stored then
     local entry = fromStoredForm(E, stored)
@@ -82,19 +99,13 @@ elseif action == 'unban' then
     putEntry(E, player, entry)
     moveClanTotal(entry, 1)
   end
+  if dropped then freeHeldSeat() end
 elseif action == 'reject' then
   local h = parseHeld(redis.call('HGET', KEYS[23], player))
   done = h ~= nil and h.us == ARGV[6]
-  local S = seatKeys(hidden, KEYS[18], KEYS[19])
-  if done then redis.call('HDEL', KEYS[23], player) end
-  -- Attempts used and the group place stay, as after a removal (seats exist only on boards with
-  -- seat rules, so other boards read one field here).
-  local seat = done and not holdsEntry(E, S, player) and seatRecord(S, player)
-  if seat and seat.entered then
-    redis.call('SREM', S.waiting, player)
-    seat.entered = false
-    writeSeat(S, player, seat, nextVersion(K, clock))
-    redis.call('ZADD', dirty, 'NX', clock.ms, player)
+  if done then
+    redis.call('HDEL', KEYS[23], player)
+    freeHeldSeat()
   end
 else
   local entry = entryOf(E, player)

@@ -170,7 +170,7 @@ if ARGV[22] == '1' and (rules or shadowed) then
   local counted
   if shadowed then
     local stored = redis.call('HGET', KEYS[19], player)
-    counted = stored and fromStoredForm(E, stored)
+    counted = stored and fromStoredForm(E, stored) or nil
   else
     counted = entryOf(E, player)
   end
