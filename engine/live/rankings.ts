@@ -358,8 +358,8 @@ export class Rankings {
     return {
       best,
       improved: improved === 1,
-      // A replayed answer (no 10th field) changed nothing now.
-      topChanged: improved === 1 && reply.length > 9 && (rank <= LIVE_TOP || wasTop === 1),
+      // A replayed answer (no 10th field, or a held record) changed nothing now; a held one changes nobody's view.
+      topChanged: improved === 1 && reply.length > 9 && !held && (rank <= LIVE_TOP || wasTop === 1),
       rank,
       total,
       needsPersistence: needsJob === 1,

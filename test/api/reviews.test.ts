@@ -231,6 +231,30 @@ describe('held scores: review rules, the review queue, decisions', function () {
     expect((await reportScore(game, player, leaderboard, 200).expect(200)).body).to.include({ best_score: 200 });
   });
 
+  it('when PostgreSQL fails the write of a hold, then a retry with the same Idempotency-Key writes it: it waits in the queue', async () => {
+    const leaderboard = await createLeaderboard(game, { review: { above: 1000 } });
+    const player = await signup(game);
+    const keyed = () => reportScore(game, player, leaderboard, 5000).set('Idempotency-Key', `hold-${leaderboard}`);
+    const { pool } = testStores();
+    // Refuses this hold's row only (NOT VALID: the rows already there are not checked).
+    await pool.query(`ALTER TABLE reviews ADD CONSTRAINT refuse_hold_once CHECK (score <> 5000) NOT VALID`);
+    try {
+      const failed = await keyed();
+      expect(failed.status, 'the answer while PostgreSQL refuses the hold').to.be.within(500, 599);
+    } finally {
+      await pool.query('ALTER TABLE reviews DROP CONSTRAINT refuse_hold_once');
+    }
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+
+    const retried = await keyed().expect(200);
+    expect(retried.body).to.include({ best_score: 5000, rank: 1, total: 1 });
+    const { reviews } = await queue(game, leaderboard);
+    expect(reviews.map((review) => [review.player_id, review.score])).to.deep.equal([[player.playerId, 5000]]);
+    // Written once: another retry changes nothing.
+    await keyed().expect(200);
+    expect((await queue(game, leaderboard)).total).to.equal(1);
+  });
+
   it('when a gain is faster than max_gain_per_second, then it is held; a first score and a slow gain are not', async () => {
     const leaderboard = await createLeaderboard(game, { review: { max_gain_per_second: 1_000_000 } });
     const player = await signup(game);

@@ -29,7 +29,9 @@
          it overtook within notify_top, nearest first ('<player> <rank now> ...', '' for none),
          the held record when the report was held (includes/review; its rank is then the one the
          player's own reads show) } (for
-         a request answered before: that answer, needing no job); or { reason } when nothing was
+         a request answered before: the first nine of that answer, needing no job, then, while the
+         player holds a held score in the answer's season, 0, '' and its record, so the caller
+         writes it again: docs/review.md part 5); or { reason } when nothing was
          applied: 2 the key came with another request, 3 the sum would not be a finite number,
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
          changed since the caller read them), 6 the season's window is not open (upcoming or
@@ -98,8 +100,16 @@ if fingerprint ~= '' then
       score, changed, rank, total, answered = string.match(first, ' (%S+) (%d) (%d+) (%d+) (%d+)$')
       tiebreakers, at, left = '-', '-', '-'
     end
-    return { score, tonumber(changed), tonumber(rank), tonumber(total), 0, tonumber(answered),
-             tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at, left == '-' and '' or left }
+    local answer = { score, tonumber(changed), tonumber(rank), tonumber(total), 0, tonumber(answered),
+                     tiebreakers == '-' and '' or tiebreakers, at == '-' and '' or at, left == '-' and '' or left }
+    -- A hold's first answer may have failed to reach PostgreSQL: its retry writes it (idempotent).
+    local heldNow = tonumber(answered) == tonumber(season) and redis.call('HGET', heldKey, player)
+    if heldNow then
+      table.insert(answer, 0)
+      table.insert(answer, '')
+      table.insert(answer, heldNow)
+    end
+    return answer
   end
 end
 
