@@ -98,6 +98,29 @@ describe('competitions: rewards and their claims', () => {
     expect((await put(id, { rewards: [] }).expect(409)).body.error.code).to.equal('conflict');
   });
 
+  it('when a player with a claimed reward and a held score is erased, then PostgreSQL keeps neither their claim nor their reviews', async () => {
+    const id = await createLeaderboard(game, { rewards: BANDS, closes_at: iso(Date.now() + 3_600_000), review: { above: 1000 } });
+    const [leaving, staying] = await signupMany(game, 2);
+    await reportScores(game, id, [
+      [leaving!, 40],
+      [staying!, 30],
+    ]);
+    await reportScore(game, leaving!, id, 5000).expect(200);
+    await close(id);
+    await clientClaim(id, 1, leaving!).expect(200);
+    await clientClaim(id, 1, staying!).expect(200);
+    const { pool } = testStores();
+    const rowsOf = async (table: 'reviews' | 'reward_claims') =>
+      (
+        await pool.query(`SELECT player_id FROM ${table} WHERE leaderboard_internal_id = $1`, [(await internalBoard(game, id)).internalId])
+      ).rows.map((row: { player_id: string }) => row.player_id);
+    expect(await rowsOf('reviews')).to.deep.equal([leaving!.playerId]);
+
+    await api().delete(`/api/v1/server/players/${leaving!.playerId}`).set(secretKey(game)).expect(204);
+    expect(await rowsOf('reviews')).to.deep.equal([]);
+    expect(await rowsOf('reward_claims')).to.deep.equal([staying!.playerId]);
+  });
+
   it('when 20 claims of one reward race, then exactly one succeeds and the others answer its time', async () => {
     const { id, players } = await tournament();
     await close(id);
