@@ -83,8 +83,13 @@ interface BoardFeed {
 export class LiveFeed implements LiveChanges {
   private readonly boards = new Map<number, BoardFeed>();
   private readonly counts = new Map<string, number>();
-  /** The entries each watcher was last sent (watchers of a view share the one string). */
-  private readonly shown = new WeakMap<LiveWatcher, string>();
+  /**
+   * The entries each watcher was last sent (watchers of a view share the one string) and the number
+   * of the read they came from: reads are numbered as they start, so a watcher opening while an
+   * update runs is sent each state once, never an older one after a newer.
+   */
+  private readonly shown = new WeakMap<LiveWatcher, { entries: string; read: number }>();
+  private reads = 0;
   private connections = 0;
   private keepalive: NodeJS.Timeout | undefined;
   private nextEventId = 1;
@@ -169,8 +174,9 @@ export class LiveFeed implements LiveChanges {
     };
     try {
       await feed.subscribed;
+      const read = ++this.reads;
       const body = this.shared(feed, watcher.view, watcher.render(await this.deps.read(board, watcher.limit)));
-      this.send(watcher, body, this.frame(body));
+      this.send(watcher, body, this.frame(body), read);
     } catch (error) {
       close();
       throw error;
@@ -216,6 +222,7 @@ export class LiveFeed implements LiveChanges {
       else views.set(watcher.view, [watcher]);
     }
     let page: Page<PlayerEntry>;
+    const read = ++this.reads;
     try {
       let limit = 1;
       for (const watcher of feed.watchers) limit = Math.max(limit, watcher.limit);
@@ -229,7 +236,7 @@ export class LiveFeed implements LiveChanges {
       const body = this.shared(feed, view, watchers[0]!.render(page));
       // One frame per view: its watchers are written the very same string.
       const frame = this.frame(body);
-      for (const watcher of watchers) if (this.shown.get(watcher) !== body.entries) this.send(watcher, body, frame);
+      for (const watcher of watchers) this.send(watcher, body, frame, read);
     }
   }
 
@@ -284,8 +291,11 @@ export class LiveFeed implements LiveChanges {
     return `id: ${this.nextEventId++}\nevent: top\ndata: ${body.data}\n\n`;
   }
 
-  private send(watcher: LiveWatcher, body: Rendered, frame: string): void {
-    this.shown.set(watcher, body.entries);
+  /** Sends the frame unless the watcher was sent these entries already, or a later read's. */
+  private send(watcher: LiveWatcher, body: Rendered, frame: string, read: number): void {
+    const last = this.shown.get(watcher);
+    if (last && (last.entries === body.entries || last.read > read)) return;
+    this.shown.set(watcher, { entries: body.entries, read });
     if (!watcher.write(frame)) watcher.end();
   }
 
