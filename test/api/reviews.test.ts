@@ -357,6 +357,17 @@ describe('held scores: review rules, the review queue, decisions', function () {
       );
     });
 
+    it('when a held score is approved, then its player holds one seat, not two: a removal of another score frees a place', async () => {
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 }, max_players: 2 });
+      const [a, cheat, late] = await signupMany(game, 3);
+      await reportScore(game, a!, leaderboard, 100).expect(200);
+      await reportScore(game, cheat!, leaderboard, 3000).expect(200);
+      await approve(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
+      expect((await reportScore(game, late!, leaderboard, 10).expect(409)).body.error.code).to.equal('leaderboard_full');
+      await api().delete(`/api/v1/server/leaderboards/${leaderboard}/scores/${a!.playerId}`).set(secretKey(game)).expect(204);
+      await reportScore(game, late!, leaderboard, 10).expect(200);
+    });
+
     it('when a held score is rejected, then the seat it took is free again; a player whose counted score took theirs keeps it, after a rebuild too', async () => {
       const leaderboard = await createLeaderboard(game, { review: { above: 1000 }, max_players: 2 });
       const [a, cheat, late] = await signupMany(game, 3);

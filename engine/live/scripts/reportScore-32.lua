@@ -254,6 +254,9 @@ if entryMoved then
   if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
 end
 if seating then takeSeat(true) end
+-- An approved score is the player's entry now: waiting no longer holds their seat, or the seat
+-- would count twice (includes/seats).
+if approving then redis.call('SREM', KEYS[21], player) end
 if entryMoved or seating then needsJob = markDirty() end
 
 local score, heldTiebreakers, at = entryFields(held)
