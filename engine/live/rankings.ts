@@ -322,6 +322,9 @@ export class Rankings {
    * (docs/review.md part 4): whether it was there.
    */
   async rejectHeld(board: { internalId: number }, playerId: string, heldUs: string): Promise<boolean> {
+    // A freed seat is a change to persist: the board must be in the pending index first.
+    const touching = this.persistence.beforeMarking(board);
+    if (touching) await touching;
     const [done, needsJob] = await this.guard.run(board, () => this.moderateEntry(board, playerId, 'reject', '', false, heldUs));
     if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
     return done === 1;

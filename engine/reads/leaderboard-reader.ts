@@ -101,7 +101,9 @@ export class LeaderboardReader {
     season: AskedSeason,
   ): Promise<{ entry: SeasonEntry; total: number } | undefined> {
     if (viewer === undefined || season !== undefined) return undefined;
-    if (leaderboard.review === null && (await this.deps.players.get(leaderboard.gameId, viewer)).banKind !== 'shadow') return undefined;
+    // getMany: a viewer erased a moment ago has no profile, and their read goes on without a hold.
+    if (leaderboard.review === null && (await this.deps.players.getMany(leaderboard.gameId, [viewer])).get(viewer)?.banKind !== 'shadow')
+      return undefined;
     return this.deps.rankings.heldView(leaderboard, viewer);
   }
 
