@@ -226,8 +226,7 @@ class ReviewModel {
     return ranked(this.counted, (a, b) => this.better(a, b));
   }
 
-  /** Ends the season: its counted and hidden entries are archived (holds are rejected); the next starts empty. */
-  /** Ends the season: `season.ended` tells its first entries (its first clans on a clan board) as the archive shows them. */
+  /** Ends the season: its counted and hidden entries are archived (holds are rejected), and `season.ended` tells its first entries (clans on a clan board) as the archive shows them. */
   reset(season: number, clanOf?: (player: string) => string): void {
     this.archived = new Map([...this.counted, ...this.hidden]);
     this.counted.clear();
