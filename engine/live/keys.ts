@@ -244,7 +244,7 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-24.lua). */
+/** The moderation script's keys for this player (moderateEntry-26.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -264,6 +264,8 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.bestRanks,
     k.held,
     k.shadowed,
+    k.reservations,
+    k.reserved,
   ];
 }
 

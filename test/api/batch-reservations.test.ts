@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { api, testStores } from '../helpers/context.js';
-import { createGame, createLeaderboard, internalBoard, sendBatch, signupMany, type TestGame } from '../helpers/fixtures.js';
+import {
+  createGame,
+  createLeaderboard,
+  internalBoard,
+  reportScore,
+  secretKey,
+  sendBatch,
+  signupMany,
+  type TestGame,
+  type TestPlayer,
+} from '../helpers/fixtures.js';
 import { inParallel } from '../helpers/persistence.js';
 import { releaseReportsKeys, reportScoreKeys, reserveReportsKeys, seatOfKeys } from '../../engine/live/keys.js';
 
@@ -17,6 +27,10 @@ describe('competitions: server batches reserve seats and attempts', function () 
     game = await createGame();
   });
 
+  const client = (player: TestPlayer) => ({ 'Publishable-Key': game.publishableKey, 'Anonymous-Authorization': player.token });
+  const enter = (id: string, player: TestPlayer) => api().post(`/api/v1/client/leaderboards/${id}/entry`).set(client(player));
+  const record = (id: string, player: TestPlayer) =>
+    api().get(`/api/v1/client/leaderboards/${id}/players/${player.playerId}`).set(secretKey(game));
   const seatsTaken = async (id: string) => {
     const board = await internalBoard(game, id);
     const [players] = await testStores().redis.seatOf(...seatOfKeys(testStores().prefix, board.internalId), 'nobody');
@@ -95,10 +109,10 @@ describe('competitions: server batches reserve seats and attempts', function () 
    * The board's scripts called as a batch calls them (engine/live/rankings.ts), for the steps no
    * request can time: reserving, and one report of the batch using what it reserved.
    */
-  const scripts = async (id: string, rules: { maxPlayers: number; groupSize?: number }) => {
+  const scripts = async (id: string, rules: { join?: boolean; maxPlayers: number; groupSize?: number }) => {
     const board = await internalBoard(game, id);
     const { redis, prefix } = testStores();
-    const seatArgs = ['', String(rules.maxPlayers), '', rules.groupSize ? String(rules.groupSize) : ''];
+    const seatArgs = [rules.join ? '1' : '', String(rules.maxPlayers), '', rules.groupSize ? String(rules.groupSize) : ''];
     return {
       reserve: (playerId: string, reports: number) =>
         redis.reserveReports(
@@ -177,6 +191,37 @@ describe('competitions: server batches reserve seats and attempts', function () 
     expect(await seatsTaken(id)).to.equal(1);
     const full = await api().post(`/api/v1/client/leaderboards/${id}/entry`).set(client(other)).expect(409);
     expect(full.body.error.code).to.equal('leaderboard_full');
+  });
+
+  it('when a seat goes by a removal while a batch holds attempts for its player, then it stays theirs until the batch lands', async () => {
+    const id = await createLeaderboard(game, { max_players: 2 });
+    const [player, other, late] = await signupMany(game, 3);
+    await reportScore(game, player!, id, 10).expect(200);
+    await reportScore(game, other!, id, 20).expect(200);
+    const calls = await scripts(id, { maxPlayers: 2 });
+    // Judged holding a seat: the batch reserves an attempt only.
+    expect(await calls.reserve(player!.playerId, 1)).to.equal(1);
+    await api().delete(`/api/v1/server/leaderboards/${id}/scores/${player!.playerId}`).set(secretKey(game)).expect(204);
+    expect((await reportScore(game, late!, id, 30).expect(409)).body.error.code).to.equal('leaderboard_full');
+    await calls.report(player!.playerId, 15);
+    expect((await record(id, player!).expect(200)).body).to.include({ score: 15, rank: 2, total: 2 });
+    expect(await seatsTaken(id)).to.equal(2);
+    expect((await reportScore(game, late!, id, 30).expect(409)).body.error.code).to.equal('leaderboard_full');
+  });
+
+  it('when a held score’s rejection frees a seat while a batch holds attempts for its player, then the batch’s report lands entered', async () => {
+    const id = await createLeaderboard(game, { join_required: true, max_players: 2, review: { above: 1000 } });
+    const [player, other, late] = await signupMany(game, 3);
+    for (const p of [player!, other!]) await enter(id, p).expect(200);
+    await reportScore(game, player!, id, 5000).expect(200);
+    const calls = await scripts(id, { join: true, maxPlayers: 2 });
+    expect(await calls.reserve(player!.playerId, 1)).to.equal(1);
+    const { body: queue } = await api().get(`/api/v1/server/reviews?leaderboard_id=${id}`).set(secretKey(game)).expect(200);
+    await api().post(`/api/v1/server/reviews/${queue.reviews[0].review_id}/reject`).set(secretKey(game)).send({}).expect(200);
+    expect((await enter(id, late!).expect(409)).body.error.code).to.equal('leaderboard_full');
+    await calls.report(player!.playerId, 15);
+    expect((await record(id, player!).expect(200)).body).to.include({ score: 15, rank: 1, total: 1 });
+    expect((await enter(id, player!).expect(200)).body).to.include({ entered: true, players: 2 });
   });
 
   it('when the first of a batch’s two reports to a board lands, then the player’s seat counts once', async () => {

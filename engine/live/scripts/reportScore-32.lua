@@ -129,7 +129,11 @@ if seating then
   -- takes it; given back for real only once the report applies (nothing is written before that, so
   -- a refusal or an LBMOVES leaves the reservation for the call asked again).
   usesReservation = ARGV[19] == '1' and seat.reserved > 0
-  if usesReservation then seat.reserved = seat.reserved - 1 end
+  if usesReservation then
+    seat.reserved = seat.reserved - 1
+    -- A seat held for the batch was judged entered when reserved (a removal since kept it for it).
+    seat.entered = seat.entered or seatReserved(S, player)
+  end
   local refusal = seatRefusal(E, S, seating, player, seat)
   if refusal then return { refusal } end
   if seating.groupSize and seat.group == '' then awaitMoves(groupKeys(KEYS[22], KEYS[23], KEYS[24], KEYS[25])) end

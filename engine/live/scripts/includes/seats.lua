@@ -56,10 +56,24 @@ local function holdsEntry(E, S, player)
   return entryOf(E, player) ~= nil or redis.call('HEXISTS', S.hidden, player) == 1
 end
 
-local function holdsSeat(E, S, player)
-  if holdsEntry(E, S, player) or redis.call('SISMEMBER', S.waiting, player) == 1 then return true end
+-- Whether a batch holds a seat for the player (one they held none of when it reserved, or kept
+-- for it since: keepSeatForBatch).
+local function seatReserved(S, player)
   local till = S.reserved and redis.call('ZSCORE', S.reserved, player)
   return till ~= nil and till ~= false and tonumber(till) > S.now
+end
+
+local function holdsSeat(E, S, player)
+  if holdsEntry(E, S, player) or redis.call('SISMEMBER', S.waiting, player) == 1 then return true end
+  return seatReserved(S, player)
+end
+
+-- A seat that goes (a removal, a rejection, a shadow ban's end) while a batch holds attempts for
+-- its player stays reserved for the batch, as long as the attempts: the batch was judged holding
+-- it, so its report lands, as a report of the player made just before would have.
+local function keepSeatForBatch(S, player)
+  local held, till = reservationOf(S, player)
+  if held > 0 then redis.call('ZADD', S.reserved, till, player) end
 end
 
 -- Reserves `count` reports of a batch (an attempt each, and a seat if the player holds none) for

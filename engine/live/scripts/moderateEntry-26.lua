@@ -20,7 +20,8 @@
         12 hidden, 13 metadata, 14 versions, 15 dirty, 16 queued, 17 season, 18 seats, 19 waiting,
         20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it),
         23 held (an erasure drops the player's held score, docs/review.md), 24 shadowed (the
-        shadow-banned players, docs/review.md part 6)
+        shadow-banned players, docs/review.md part 6), 25 reservations, 26 reserved (a freed seat
+        a batch holds attempts for stays reserved for it: includes/seats)
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase'|'reject', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else '', 5 'shadow' when a ban
         is a shadow ban (a ban of the other kind changes its kind), else '', 6 the rejected hold's
@@ -51,17 +52,24 @@ local function moveClanTotal(entry, direction)
   if clan then adjustClan(K, clan, direction * entry.score, direction, clock) end
 end
 
+-- The seat goes with the player's last entry: they enter again (where entry is required) for a
+-- new one. A new version, so the seat's row in PostgreSQL follows.
+local function leaveSeat(S, seat)
+  seat.entered = false
+  writeSeat(S, player, seat, nextVersion(K, clock))
+  keepSeatForBatch(S, player)
+end
+
 -- A dropped hold gives back the seat its report took (docs/review.md part 4) when the player is
 -- left with no entry: no longer entered nor waiting, as after a removal; the attempts used and the
 -- group place stay. Seats exist only on boards with seat rules, so other boards read one field.
 local function freeHeldSeat()
-  local S = seatKeys(hidden, KEYS[18], KEYS[19])
+  local S = seatKeys(hidden, KEYS[18], KEYS[19], KEYS[25], KEYS[26])
   if holdsEntry(E, S, player) then return end
   local seat = seatRecord(S, player)
   if not seat.entered then return end
   redis.call('SREM', S.waiting, player)
-  seat.entered = false
-  writeSeat(S, player, seat, nextVersion(K, clock))
+  leaveSeat(S, seat)
   redis.call('ZADD', dirty, 'NX', clock.ms, player)
 end
 
@@ -116,7 +124,7 @@ else
   else
     done = redis.call('HDEL', hidden, player) == 1
   end
-  local S = seatKeys(hidden, KEYS[18], KEYS[19])
+  local S = seatKeys(hidden, KEYS[18], KEYS[19], KEYS[25], KEYS[26])
   local seat = seatRecord(S, player)
   if action == 'erase' then
     local group = seat.group
@@ -126,9 +134,7 @@ else
     local held = redis.call('HDEL', KEYS[23], player) == 1
     done = done or seated or held
   elseif done and seat.entered then
-    -- The seat went with the entry: the player enters again (where entry is required) for a new one.
-    seat.entered = false
-    writeSeat(S, player, seat, nextVersion(K, clock))
+    leaveSeat(S, seat)
   end
   if done then
     redis.call('HDEL', metadata, player)
