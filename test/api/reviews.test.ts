@@ -236,6 +236,19 @@ describe('held scores: review rules, the review queue, decisions', function () {
     const player = await signup(game);
     const keyed = () => reportScore(game, player, leaderboard, 5000).set('Idempotency-Key', `hold-${leaderboard}`);
     const { pool } = testStores();
+    // A webhook of this board only, that wants score.held: the events recorded count the writes.
+    await api()
+      .post('/api/v1/server/webhooks')
+      .set(secretKey(game))
+      .send({ url: 'https://hooks.example.com/held', events: ['score.held'], leaderboard_ids: [leaderboard] })
+      .expect(201);
+    const heldEvents = async () =>
+      (
+        await pool.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM webhook_events WHERE game_id = $1 AND type = 'score.held' AND body::jsonb->'data'->>'leaderboard_id' = $2`,
+          [game.gameId, leaderboard],
+        )
+      ).rows[0]!.count;
     // Refuses this hold's row only (NOT VALID: the rows already there are not checked).
     await pool.query(`ALTER TABLE reviews ADD CONSTRAINT refuse_hold_once CHECK (score <> 5000) NOT VALID`);
     try {
@@ -250,9 +263,11 @@ describe('held scores: review rules, the review queue, decisions', function () {
     expect(retried.body).to.include({ best_score: 5000, rank: 1, total: 1 });
     const { reviews } = await queue(game, leaderboard);
     expect(reviews.map((review) => [review.player_id, review.score])).to.deep.equal([[player.playerId, 5000]]);
+    expect(await heldEvents(), 'score.held once the hold is written').to.equal(1);
     // Written once: another retry changes nothing.
     await keyed().expect(200);
     expect((await queue(game, leaderboard)).total).to.equal(1);
+    expect(await heldEvents(), 'score.held after another retry').to.equal(1);
   });
 
   it('when a gain is faster than max_gain_per_second, then it is held; a first score and a slow gain are not', async () => {
@@ -368,28 +383,47 @@ describe('held scores: review rules, the review queue, decisions', function () {
       await reportScore(game, late!, leaderboard, 10).expect(200);
     });
 
-    it('when a held score is rejected, then the seat it took is free again; a player whose counted score took theirs keeps it, after a rebuild too', async () => {
+    it('when a held score is rejected, then the seat it took is free again, after a rebuild too', async () => {
       const leaderboard = await createLeaderboard(game, { review: { above: 1000 }, max_players: 2 });
       const [a, cheat, late] = await signupMany(game, 3);
-      const full = async (player: TestPlayer) =>
-        expect((await reportScore(game, player, leaderboard, 10).expect(409)).body.error.code).to.equal('leaderboard_full');
       await reportScore(game, a!, leaderboard, 100).expect(200);
       // Held, and seated by it (PostgreSQL too): the board is full.
       await reportScore(game, cheat!, leaderboard, 3000).expect(200);
       const board = await internalBoard(game, leaderboard);
       await waitForPersistence(board);
-      await full(late!);
+      expect((await reportScore(game, late!, leaderboard, 10).expect(409)).body.error.code).to.equal('leaderboard_full');
       await reject(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
-      await reportScore(game, late!, leaderboard, 50).expect(200);
-
-      // A held report of a player with a counted score: its rejection leaves them seated.
-      await reportScore(game, a!, leaderboard, 5000).expect(200);
-      await reject(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
-      await full(cheat!);
       await waitForPersistence(board);
       await boardLosesLiveState(board);
-      await full(cheat!);
-      expect((await reportScore(game, a!, leaderboard, 150).expect(200)).body).to.include({ best_score: 150, rank: 1, total: 2 });
+      await reportScore(game, late!, leaderboard, 50).expect(200);
+    });
+
+    it('when a player with a counted score has a held one rejected, then they stay entered in their seat, after a rebuild too', async () => {
+      // A board players enter: a seat freed by mistake would turn their next report away (not_entered).
+      const leaderboard = await createLeaderboard(game, { review: { above: 1000 }, join_required: true, max_players: 2, listed: true });
+      const [a, b, late] = await signupMany(game, 3);
+      const client = (player: TestPlayer) => ({ 'Publishable-Key': game.publishableKey, 'Anonymous-Authorization': player.token });
+      const enter = (player: TestPlayer) => api().post(`/api/v1/client/leaderboards/${leaderboard}/entry`).set(client(player));
+      // The client's list of competitions says whether the player is entered, without entering them.
+      const listed = async (player: TestPlayer) =>
+        (await api().get('/api/v1/client/leaderboards?limit=100').set(client(player)).expect(200)).body.leaderboards.find(
+          (board: { leaderboard_id: string }) => board.leaderboard_id === leaderboard,
+        );
+      await enter(a!).expect(200);
+      await enter(b!).expect(200);
+      await reportScore(game, a!, leaderboard, 100).expect(200);
+      await reportScore(game, a!, leaderboard, 5000).expect(200);
+      await reject(game, (await queue(game, leaderboard)).reviews[0]!.review_id).expect(200);
+      const board = await internalBoard(game, leaderboard);
+      const seated = async () => {
+        expect((await enter(late!).expect(409)).body.error.code).to.equal('leaderboard_full');
+        expect(await listed(a!)).to.include({ entered: true, players: 2 });
+      };
+      await seated();
+      await waitForPersistence(board);
+      await boardLosesLiveState(board);
+      await seated();
+      expect((await reportScore(game, a!, leaderboard, 150).expect(200)).body).to.include({ best_score: 150, rank: 1, total: 1 });
     });
 
     it('when the season ends with a score held, then the service rejects it (actor system) and the new season shows nothing of it', async () => {
