@@ -84,6 +84,9 @@ const REFUSALS: Record<number, () => AppError> = {
   10: () => new ConflictError('This held score is no longer pending: it was decided, or its season ended.'),
 };
 
+/** The report script's code for a hold an earlier approval applied (its decision failed to commit). */
+const APPLIED_BEFORE = 11;
+
 /** Why an entry or a withdrawal was refused, by enterSeason's reason code. */
 const ENTRY_REFUSALS: Record<number, () => AppError> = {
   4: REFUSALS[4]!,
@@ -290,7 +293,11 @@ export class Rankings {
    * Applies the player's held score as a report made now, by the board's rule (docs/review.md), if
    * it is still the hold `heldUs`; throws a 409 otherwise (decided, or its season ended).
    */
-  async approveHeld(board: ReportedBoard, playerId: string, heldUs: string): Promise<ReportOutcome> {
+  /**
+   * Applies the player's hold `heldUs` as a report made now (docs/review.md part 4): what the report
+   * did; undefined when an earlier approval applied it already (only its decision is left to record).
+   */
+  async approveHeld(board: ReportedBoard, playerId: string, heldUs: string): Promise<ReportOutcome | undefined> {
     const touching = this.persistence.beforeMarking(board);
     if (touching) await touching;
     const keys = reportScoreKeys(this.prefix, board.internalId, playerId);
@@ -314,7 +321,8 @@ export class Rankings {
         '',
         heldUs,
       );
-    return this.outcomeOf(await this.guard.run(board, call));
+    const reply = await this.guard.run(board, call);
+    return reply.length === 1 && reply[0] === APPLIED_BEFORE ? undefined : this.outcomeOf(reply);
   }
 
   /**

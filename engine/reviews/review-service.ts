@@ -47,13 +47,21 @@ export class ReviewService {
   }
 
   async approve(gameId: string, reviewId: string, actor: Actor): Promise<DecidedReview> {
-    let applied: { outcome: ReportOutcome; board: Awaited<ReturnType<LeaderboardService['get']>> } | undefined;
+    let applied: { outcome: ReportOutcome | undefined; board: Awaited<ReturnType<LeaderboardService['get']>> } | undefined;
     const decided = await this.decide(gameId, reviewId, 'approved', actor, async (review) => {
       const board = await this.deps.leaderboards.get(gameId, review.leaderboardId);
       applied = { outcome: await this.deps.rankings.approveHeld(board, review.playerId, review.heldUs), board };
     });
     // As a report's answer would: persistence, live streams, player.overtaken (an approval is a report made now).
     const { outcome, board } = applied!;
+    // Applied by an earlier approval whose decision failed to commit, which may have stopped before
+    // asking for its persistence job and telling live streams: this one does both. The players it
+    // overtook are not known any more, so no player.overtaken is sent for it.
+    if (!outcome) {
+      await this.deps.marks.requestJobs([board.internalId]);
+      this.deps.live.changed([board]);
+      return decided;
+    }
     if (outcome.needsPersistence) await this.deps.marks.requestJobs([board.internalId]);
     if (outcome.topChanged) this.deps.live.changed([board]);
     if (outcome.overtaken.length > 0) {

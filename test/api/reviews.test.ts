@@ -270,6 +270,34 @@ describe('held scores: review rules, the review queue, decisions', function () {
     expect(await heldEvents(), 'score.held after another retry').to.equal(1);
   });
 
+  it('when an approval fails to record its decision after Redis applied it, then approving again records it and counts the hold once', async () => {
+    const leaderboard = await createLeaderboard(game, { update_strategy: 'sum', review: { above: 100 } });
+    const player = await signup(game);
+    await reportScore(game, player, leaderboard, 60).expect(200);
+    await reportScore(game, player, leaderboard, 50).expect(200);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    const { pool } = testStores();
+    // Refuses this approval's audit row only, after Redis applied it (NOT VALID: the rows already there are not checked).
+    await pool.query(
+      `ALTER TABLE audit_log ADD CONSTRAINT refuse_approval CHECK (action <> 'review.approve' OR target <> '${review!.review_id}') NOT VALID`,
+    );
+    try {
+      const failed = await approve(game, review!.review_id);
+      expect(failed.status, 'the answer while PostgreSQL refuses the decision').to.be.within(500, 599);
+    } finally {
+      await pool.query('ALTER TABLE audit_log DROP CONSTRAINT refuse_approval');
+    }
+    expect((await queue(game, leaderboard)).total).to.equal(1);
+
+    await approve(game, review!.review_id).expect(200);
+    expect((await queue(game, leaderboard)).total).to.equal(0);
+    // The held 50 is added once: 60 + 50.
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 110, 1]]);
+    const { rows } = await pool.query('SELECT decision FROM reviews WHERE review_id = $1', [review!.review_id]);
+    expect(rows).to.deep.equal([{ decision: 'approved' }]);
+    expect((await approve(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+  });
+
   it('when a gain is faster than max_gain_per_second, then it is held; a first score and a slow gain are not', async () => {
     const leaderboard = await createLeaderboard(game, { review: { max_gain_per_second: 1_000_000 } });
     const player = await signup(game);

@@ -132,6 +132,7 @@ else
     local seated = redis.call('HDEL', KEYS[18], player) == 1
     redis.call('SREM', KEYS[19], player)
     local held = redis.call('HDEL', KEYS[23], player) == 1
+    redis.call('HDEL', KEYS[23], APPROVED .. player)
     done = done or seated or held
   elseif done and seat.entered then
     leaveSeat(S, seat)

@@ -36,7 +36,8 @@
          4 the player is banned, 5 the tiebreakers do not fit the board's layout (its tie settings
          changed since the caller read them), 6 the season's window is not open (upcoming or
          closed), 7 the player has not entered, 8 the board is full, 9 no attempt left, 10 no
-         such held score to approve (decided, or its season ended); or the
+         such held score to approve (decided, or its season ended), 11 that hold was applied by
+         an earlier approval (its decision is still to be recorded); or the
          error LBMISSING or LBDUE (includes/live-season) or LBMOVES (includes/seats)
 ]]
 -- @include "clock"
@@ -77,8 +78,11 @@ end
 local approving = ARGV[23] ~= ''
 if approving then
   local h = parseHeld(redis.call('HGET', heldKey, player))
-  if not h or h.us ~= ARGV[23] then return { 10 } end
+  if not h or h.us ~= ARGV[23] then
+    return { redis.call('HGET', heldKey, APPROVED .. player) == ARGV[23] and 11 or 10 }
+  end
   redis.call('HDEL', heldKey, player)
+  redis.call('HSET', heldKey, APPROVED .. player, ARGV[23])
   scoreText = h.amount and exact(h.amount) or h.entry.text
   tiebreakerText = select(2, entryFields(h.entry))
   metadataJson = h.metadata

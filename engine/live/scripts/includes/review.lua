@@ -8,6 +8,11 @@
 -- boards) time are what the player sees; a sum board also keeps the amount an approval adds;
 -- the metadata (compact JSON, possibly empty) comes last since it may hold spaces.
 
+-- held also keeps, under ':approved:<player>' (no player id holds a ':'), the held_us of the
+-- player's last approved hold this season, so a retried approval whose decision did not reach
+-- PostgreSQL finds it applied and records it, instead of finding nothing (docs/review.md part 4).
+local APPROVED = ':approved:'
+
 local function parseHeld(value)
   if not value then return nil end
   local us, version, reason, heldAt, score, amount, tiebreakers, at, previous, metadata =
