@@ -86,6 +86,8 @@ const REFUSALS: Record<number, () => AppError> = {
 
 /** The report script's code for a hold an earlier approval applied (its decision failed to commit). */
 const APPLIED_BEFORE = 11;
+/** What the moderation script's rejection answers for such a hold. */
+const APPLIED_BY_APPROVAL = 2;
 
 /** Why an entry or a withdrawal was refused, by enterSeason's reason code. */
 const ENTRY_REFUSALS: Record<number, () => AppError> = {
@@ -290,12 +292,9 @@ export class Rankings {
   }
 
   /**
-   * Applies the player's held score as a report made now, by the board's rule (docs/review.md), if
-   * it is still the hold `heldUs`; throws a 409 otherwise (decided, or its season ended).
-   */
-  /**
-   * Applies the player's hold `heldUs` as a report made now (docs/review.md part 4): what the report
-   * did; undefined when an earlier approval applied it already (only its decision is left to record).
+   * Applies the player's hold `heldUs` as a report made now, by the board's rule (docs/review.md
+   * part 4): what the report did; undefined when an earlier approval applied it already (only its
+   * decision is left to record); a 409 when it is not held any more (decided, or its season ended).
    */
   async approveHeld(board: ReportedBoard, playerId: string, heldUs: string): Promise<ReportOutcome | undefined> {
     const touching = this.persistence.beforeMarking(board);
@@ -327,13 +326,19 @@ export class Rankings {
 
   /**
    * Drops the player's held score if it is still the hold `heldUs`, with the seat it took
-   * (docs/review.md part 4): whether it was there.
+   * (docs/review.md part 4): whether it was there. A 409 when an approval applied it already and
+   * failed to record its decision: only an approval may record that one.
    */
   async rejectHeld(board: { internalId: number }, playerId: string, heldUs: string): Promise<boolean> {
     // A freed seat is a change to persist: the board must be in the pending index first.
     const touching = this.persistence.beforeMarking(board);
     if (touching) await touching;
     const [done, needsJob] = await this.guard.run(board, () => this.moderateEntry(board, playerId, 'reject', '', false, heldUs));
+    if (done === APPLIED_BY_APPROVAL) {
+      throw new ConflictError(
+        'This held score counts already: an approval applied it and failed to record its decision. Approve it to record it.',
+      );
+    }
     if (needsJob === 1) await this.persistence.requestJobs([board.internalId]);
     return done === 1;
   }

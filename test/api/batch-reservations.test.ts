@@ -203,10 +203,42 @@ describe('competitions: server batches reserve seats and attempts', function () 
     expect(await calls.reserve(player!.playerId, 1)).to.equal(1);
     await api().delete(`/api/v1/server/leaderboards/${id}/scores/${player!.playerId}`).set(secretKey(game)).expect(204);
     expect((await reportScore(game, late!, id, 30).expect(409)).body.error.code).to.equal('leaderboard_full');
+    // The kept seat's key expires with the reservation, as the batch's own keys do.
+    const { redis, keys } = testStores();
+    expect(await redis.pttl(keys(await internalBoard(game, id)).reserved)).to.be.within(1, 60_000);
     await calls.report(player!.playerId, 15);
     expect((await record(id, player!).expect(200)).body).to.include({ score: 15, rank: 2, total: 2 });
     expect(await seatsTaken(id)).to.equal(2);
     expect((await reportScore(game, late!, id, 30).expect(409)).body.error.code).to.equal('leaderboard_full');
+  });
+
+  it('when a player whose seat is kept for a batch is erased or has a hold approved, then the seat counts once or not at all', async () => {
+    const id = await createLeaderboard(game, { max_players: 3, review: { above: 1000 } });
+    const [erased, held, other, late] = await signupMany(game, 4);
+    for (const [p, score] of [
+      [erased!, 10],
+      [held!, 20],
+      [held!, 5000],
+      [other!, 30],
+    ] as const) {
+      await reportScore(game, p, id, score).expect(200);
+    }
+    const calls = await scripts(id, { maxPlayers: 3 });
+    const remove = (p: TestPlayer) =>
+      api().delete(`/api/v1/server/leaderboards/${id}/scores/${p.playerId}`).set(secretKey(game)).expect(204);
+    for (const p of [erased!, held!]) {
+      expect(await calls.reserve(p.playerId, 1)).to.equal(1);
+      await remove(p);
+    }
+    expect(await seatsTaken(id)).to.equal(3);
+    // An erased player's kept seat goes with them.
+    await api().delete(`/api/v1/server/players/${erased!.playerId}`).set(secretKey(game)).expect(204);
+    expect(await seatsTaken(id)).to.equal(2);
+    // An approved hold is the player's entry: the seat kept for their batch would count it twice.
+    const { body: queue } = await api().get(`/api/v1/server/reviews?leaderboard_id=${id}`).set(secretKey(game)).expect(200);
+    await api().post(`/api/v1/server/reviews/${queue.reviews[0].review_id}/approve`).set(secretKey(game)).expect(200);
+    expect(await seatsTaken(id)).to.equal(2);
+    await reportScore(game, late!, id, 40).expect(200);
   });
 
   it('when a held score’s rejection frees a seat while a batch holds attempts for its player, then the batch’s report lands entered', async () => {

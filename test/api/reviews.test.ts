@@ -288,6 +288,9 @@ describe('held scores: review rules, the review queue, decisions', function () {
       await pool.query('ALTER TABLE audit_log DROP CONSTRAINT refuse_approval');
     }
     expect((await queue(game, leaderboard)).total).to.equal(1);
+    // It counts already: a rejection may not record the opposite.
+    expect((await reject(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+    expect((await queue(game, leaderboard)).total).to.equal(1);
 
     await approve(game, review!.review_id).expect(200);
     expect((await queue(game, leaderboard)).total).to.equal(0);
@@ -296,6 +299,22 @@ describe('held scores: review rules, the review queue, decisions', function () {
     const { rows } = await pool.query('SELECT decision FROM reviews WHERE review_id = $1', [review!.review_id]);
     expect(rows).to.deep.equal([{ decision: 'approved' }]);
     expect((await approve(game, review!.review_id).expect(409)).body.error.code).to.equal('conflict');
+  });
+
+  it('when an approval is refused (the sum would not be finite), then the hold stays held for its decision', async () => {
+    const leaderboard = await createLeaderboard(game, { update_strategy: 'sum', review: { above: 100 } });
+    const player = await signup(game);
+    await reportScore(game, player, leaderboard, 60).expect(200);
+    await reportScore(game, player, leaderboard, 1e308).expect(200);
+    // The game server's reports are trusted and counted at once: the counted sum nears the limit.
+    await serverReport(game, player.playerId, [1.7e308], [leaderboard]);
+    const [review] = (await queue(game, leaderboard)).reviews;
+    expect((await approve(game, review!.review_id).expect(400)).body.error.code).to.equal('validation_failed');
+    expect((await queue(game, leaderboard)).total).to.equal(1);
+    // Still held: its player sees the held sum (60 + 1e308), not the counted one (60 + 1.7e308).
+    expect((await ownRecord(game, leaderboard, player).expect(200)).body.score).to.equal(1e308);
+    await reject(game, review!.review_id).expect(200);
+    expect((await botPage(apiKey, leaderboard)).rows).to.deep.equal([[player.playerId, 1.7e308, 1]]);
   });
 
   it('when a gain is faster than max_gain_per_second, then it is held; a first score and a slow gain are not', async () => {

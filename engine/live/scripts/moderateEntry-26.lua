@@ -26,9 +26,10 @@
         board's preparation bans (its live state is not whole yet), else '', 5 'shadow' when a ban
         is a shadow ban (a ban of the other kind changes its kind), else '', 6 the rejected hold's
         held_us ('' unless 'reject')
-  Reply: { done (0|1), needs a persistence job (0|1) }: a ban or unban is done when it changed the
+  Reply: { done (0|1|2), needs a persistence job (0|1) }: a ban or unban is done when it changed the
          player's state on this board; a removal when there was a score to remove, an erasure when
-         there was a score or a seat; a rejection when the hold was there; or the error
+         there was a score or a seat; a rejection when the hold was there, and done is 2 when an
+         approval applied it already (its decision still to be recorded); or the error
          LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
@@ -114,6 +115,9 @@ elseif action == 'reject' then
   if done then
     redis.call('HDEL', KEYS[23], player)
     freeHeldSeat()
+  elseif redis.call('HGET', KEYS[23], APPROVED .. player) == ARGV[6] then
+    -- An approval applied it and failed to record its decision: only an approval may record it.
+    return { 2, 0 }
   end
 else
   local entry = entryOf(E, player)
@@ -133,6 +137,9 @@ else
     redis.call('SREM', KEYS[19], player)
     local held = redis.call('HDEL', KEYS[23], player) == 1
     redis.call('HDEL', KEYS[23], APPROVED .. player)
+    -- A batch's reservation for the player goes too: no report of theirs may land any more.
+    redis.call('HDEL', KEYS[25], player)
+    redis.call('ZREM', KEYS[26], player)
     done = done or seated or held
   elseif done and seat.entered then
     leaveSeat(S, seat)

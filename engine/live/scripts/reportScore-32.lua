@@ -81,8 +81,6 @@ if approving then
   if not h or h.us ~= ARGV[23] then
     return { redis.call('HGET', heldKey, APPROVED .. player) == ARGV[23] and 11 or 10 }
   end
-  redis.call('HDEL', heldKey, player)
-  redis.call('HSET', heldKey, APPROVED .. player, ARGV[23])
   scoreText = h.amount and exact(h.amount) or h.entry.text
   tiebreakerText = select(2, entryFields(h.entry))
   metadataJson = h.metadata
@@ -262,9 +260,16 @@ if entryMoved then
   if rule ~= 'best' or E.keyed then redis.call('HSET', versions, player, nextVersion(K, clock)) end
 end
 if seating then takeSeat(true) end
--- An approved score is the player's entry now: waiting no longer holds their seat, or the seat
--- would count twice (includes/seats).
-if approving then redis.call('SREM', KEYS[21], player) end
+-- An approved score is the player's entry now: neither waiting nor a seat kept for a batch holds
+-- their seat any more, or it would count twice (includes/seats). The hold goes only now that it
+-- applied (a refusal above leaves it for its decision), leaving its held_us for a decision to be
+-- recorded again (includes/review).
+if approving then
+  redis.call('SREM', KEYS[21], player)
+  redis.call('ZREM', KEYS[27], player)
+  redis.call('HDEL', heldKey, player)
+  redis.call('HSET', heldKey, APPROVED .. player, ARGV[23])
+end
 if entryMoved or seating then needsJob = markDirty() end
 
 local score, heldTiebreakers, at = entryFields(held)

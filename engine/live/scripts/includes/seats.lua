@@ -6,7 +6,8 @@
 -- board's version clock) changes with every change, so persistence compares the whole value. `waiting` (set) holds the entered players who hold no entry.
 -- A player holds a seat while they hold an entry (ranked, or hidden by a ban) or wait in `waiting`,
 -- so the seats taken are counted, never kept in a counter: a removal or an erasure frees a seat by
--- removing the entry, a ban keeps it, and a board that gains a limit counts its players at once.
+-- removing the entry (unless a batch holds attempts for the player: keepSeatForBatch), a ban keeps
+-- it, and a board that gains a limit counts its players at once.
 
 --
 -- A server batch reserves before it writes (docs/competitions.md, part 3): `reservations` (hash)
@@ -73,7 +74,11 @@ end
 -- it, so its report lands, as a report of the player made just before would have.
 local function keepSeatForBatch(S, player)
   local held, till = reservationOf(S, player)
-  if held > 0 then redis.call('ZADD', S.reserved, till, player) end
+  if held == 0 then return end
+  redis.call('ZADD', S.reserved, till, player)
+  -- The key may be new here (the batch reserved no seat): it expires with the reservation.
+  local left = tonumber(till) - S.now
+  if redis.call('PTTL', S.reserved) < left then redis.call('PEXPIRE', S.reserved, left) end
 end
 
 -- Reserves `count` reports of a batch (an attempt each, and a seat if the player holds none) for
