@@ -530,8 +530,9 @@ export class Rankings {
   }
 
   /**
-   * One moderateEntry script: { changed (0|1), needs a persistence job (0|1) }; `shadow`: a ban is a
-   * shadow ban; `heldUs`: the hold a rejection drops.
+   * One moderateEntry script: { changed (0|1; 2 for a rejection of a hold an approval applied),
+   * needs a persistence job (0|1) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
+   * drops.
    */
   private moderateEntry(
     board: { internalId: number },

@@ -137,7 +137,7 @@ else
     redis.call('SREM', KEYS[19], player)
     local held = redis.call('HDEL', KEYS[23], player) == 1
     redis.call('HDEL', KEYS[23], APPROVED .. player)
-    -- A batch's reservation for the player goes too: no report of theirs may land any more.
+    -- A batch's reservation for the player goes too: a later report of theirs is judged as any report.
     redis.call('HDEL', KEYS[25], player)
     redis.call('ZREM', KEYS[26], player)
     done = done or seated or held
