@@ -57,7 +57,7 @@ export const serverReviewEndpoints = [
     tag: 'Game server',
     summary: 'Reject a held score: it is dropped, and the player banned if asked',
     description:
-      'The player\'s own reads stop showing it at once. With `"ban": true` the player is banned as by POST …/players/:player_id/ban, `reason` being the ban\'s. A second decision is 409 conflict. Recorded in the audit log as review.reject (and player.ban).',
+      'The player\'s own reads stop showing it at once. With `"ban": true` the player is banned as by POST …/players/:player_id/ban, `reason` being the ban\'s. A second decision is 409 conflict, and so is a rejection of a hold that an approval applied without recording its decision (approve it again to record it). Recorded in the audit log as review.reject (and player.ban).',
     credentials: 'secretKey',
     params: reviewParams,
     body: object({
