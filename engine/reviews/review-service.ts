@@ -53,18 +53,13 @@ export class ReviewService {
       applied = { outcome: await this.deps.rankings.approveHeld(board, review.playerId, review.heldUs), board };
     });
     // As a report's answer would: persistence, live streams, player.overtaken (an approval is a report made now).
+    // No outcome: an earlier approval applied the hold and failed to commit its decision, possibly
+    // before asking for its persistence job and telling live streams, so this one does both; the
+    // players it overtook are not known any more, so no player.overtaken goes out for it.
     const { outcome, board } = applied!;
-    // Applied by an earlier approval whose decision failed to commit, which may have stopped before
-    // asking for its persistence job and telling live streams: this one does both. The players it
-    // overtook are not known any more, so no player.overtaken is sent for it.
-    if (!outcome) {
-      await this.deps.marks.requestJobs([board.internalId]);
-      this.deps.live.changed([board]);
-      return decided;
-    }
-    if (outcome.needsPersistence) await this.deps.marks.requestJobs([board.internalId]);
-    if (outcome.topChanged) this.deps.live.changed([board]);
-    if (outcome.overtaken.length > 0) {
+    if (!outcome || outcome.needsPersistence) await this.deps.marks.requestJobs([board.internalId]);
+    if (!outcome || outcome.topChanged) this.deps.live.changed([board]);
+    if (outcome && outcome.overtaken.length > 0) {
       this.deps.live.overtaken(board, {
         season: outcome.season,
         by: decided.playerId,

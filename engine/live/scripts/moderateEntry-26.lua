@@ -137,9 +137,9 @@ else
     redis.call('SREM', KEYS[19], player)
     local held = redis.call('HDEL', KEYS[23], player) == 1
     redis.call('HDEL', KEYS[23], APPROVED .. player)
-    -- A batch's reservation for the player goes too: a later report of theirs is judged as any report.
-    redis.call('HDEL', KEYS[25], player)
-    redis.call('ZREM', KEYS[26], player)
+    -- A batch's reservation for the player goes too (all its reports): a later report of theirs is
+    -- judged as any report.
+    release(S, player, math.huge)
     done = done or seated or held
   elseif done and seat.entered then
     leaveSeat(S, seat)
