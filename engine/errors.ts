@@ -88,6 +88,11 @@ export class AuthenticationError extends AppError {
   }
 }
 
+/** A signed token whose player was erased is refused like a forged one: that player is gone. */
+export function erasedPlayerToken(): AuthenticationError {
+  return new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+}
+
 export class ForbiddenError extends AppError {
   constructor(
     message: string,

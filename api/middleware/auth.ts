@@ -79,7 +79,7 @@ export function authenticators(
   credentials: CredentialResolver,
   config: Readonly<Config>,
   sessions: DashboardSessions,
-): Record<Exclude<CredentialKind, 'none'> | 'reportingClient', RequestHandler> {
+): Record<Exclude<CredentialKind, 'none'> | 'signedClient', RequestHandler> {
   const gameClient = async (req: Request): Promise<Callers['gameClient']> => {
     const game = await credentials.publishable(header(req, 'publishable-key'));
     return { game, playerId: await credentials.player(header(req, 'anonymous-authorization'), game) };
@@ -95,8 +95,8 @@ export function authenticators(
       res.locals.caller = await gameClient(req);
       next();
     },
-    /** gameClient for the score report: the token's player is not looked up (the boards refuse erased players). */
-    reportingClient: async (req, res, next) => {
+    /** gameClient with the token's signature and game checked, its player not looked up: the endpoint refuses an erased player itself. */
+    signedClient: async (req, res, next) => {
       const game = await credentials.publishable(header(req, 'publishable-key'));
       res.locals.caller = { game, playerId: credentials.signedPlayer(header(req, 'anonymous-authorization'), game) };
       next();

@@ -122,10 +122,11 @@ export interface Endpoint<
    */
   notFound?: ErrorCode[];
   /**
-   * A gameClient endpoint whose Lua script refuses erased players itself (the score report): its
-   * token's player is not looked up per request.
+   * A gameClient endpoint that refuses an erased token's player itself (the score report: its board's
+   * script keeps erased players barred; around_me: its read looks the viewer up with the names): the
+   * token's player is not looked up first, a PostgreSQL query per request for a player not in the cache.
    */
-  erasedRefusedByBoards?: boolean;
+  refusesErasedItself?: boolean;
   /** Served only when this holds (e.g. /metrics needs METRICS_TOKEN). */
   enabled?(config: Readonly<Config>): boolean;
   handler(input: Input<P, Q, B, K>): Promise<Reply<NoInfer<R>>> | Reply<NoInfer<R>>;

@@ -35,7 +35,7 @@ function chain(
   const limit = endpoint.rateLimit;
   if (limit && PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
   if (endpoint.credentials !== 'none' && endpoint.credentials !== guard) {
-    handlers.push(endpoint.erasedRefusedByBoards ? auth.reportingClient : auth[endpoint.credentials]);
+    handlers.push(endpoint.refusesErasedItself ? auth.signedClient : auth[endpoint.credentials]);
   }
   if (limit && !PER_IP_LIMITS.has(limit)) handlers.push(limits[limit]);
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { AuthenticationError } from '../errors.js';
+import { AuthenticationError, erasedPlayerToken } from '../errors.js';
 import { constantTimeEqual, hashKey } from '../credentials.js';
 import type { Game, GameStore } from '../games/game-store.js';
 import type { ThirdPartyKeyStore } from './third-party-key-store.js';
@@ -104,7 +104,7 @@ export class CredentialResolver {
   /** A signed token of an erased player is refused like a forged one: that player is gone. */
   private async livingPlayer(playerId: string, gameId: string): Promise<void> {
     if ((await this.deps.gameOfPlayer(playerId)) !== gameId) {
-      throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+      throw erasedPlayerToken();
     }
   }
 

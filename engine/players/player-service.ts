@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import { AppError, AuthenticationError, ConflictError, NotFoundError } from '../errors.js';
+import { AppError, ConflictError, NotFoundError, erasedPlayerToken } from '../errors.js';
 import { newPlayerId } from '../credentials.js';
 import { storable, type RunInTransaction } from '../db.js';
 import type { Actor, AuditStore } from '../audit/audit-store.js';
@@ -142,7 +142,7 @@ export class PlayerService {
    */
   async rethrowForToken(gameId: string, playerId: string, error: unknown): Promise<never> {
     if (error instanceof AppError && error.code === 'player_banned' && (await this.find(playerId))?.gameId !== gameId) {
-      throw new AuthenticationError('invalid_token', 'The anonymous token belongs to a player who no longer exists.');
+      throw erasedPlayerToken();
     }
     throw error;
   }

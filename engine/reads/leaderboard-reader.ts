@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../errors.js';
+import { NotFoundError, ValidationError, erasedPlayerToken } from '../errors.js';
 import type { ClanService } from '../clans/clan-service.js';
 import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
@@ -143,7 +143,12 @@ export class LeaderboardReader {
     return { leaderboard, view, total, entries: playerRows(leaderboard, entries, profiles, changes) };
   }
 
-  /** The entries around the player; `own`: the player reads them (a held score of theirs then shows, docs/review.md). */
+  /**
+   * The player's entry with up to `range` entries above and below it. `own`: the token's player reads
+   * their own, their token checked for its signature and game only, so the viewer's profile comes
+   * with the neighbours' names, in one lookup: an erased viewer is refused here (401), and a
+   * shadow-banned one sees their hidden entry (docs/review.md, part 6; docs/performance.md, around_me).
+   */
   async around(
     gameId: string,
     leaderboardId: string,
@@ -153,24 +158,50 @@ export class LeaderboardReader {
     own = false,
   ): Promise<Page<PlayerEntry>> {
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
-    const held = await this.ownHeld(leaderboard, own ? playerId : undefined, season);
-    const found = held
-      ? await this.aroundHeld(leaderboard, held, range)
+    const current = own && season === undefined;
+    // On a board with review rules the viewer's hold is read first, whoever they are (as ownHeld does).
+    const reviewed = current && leaderboard.review !== null ? await this.deps.rankings.heldView(leaderboard, playerId) : undefined;
+    let found = reviewed
+      ? await this.aroundHeld(leaderboard, reviewed, range)
       : await this.deps.seasons.around(leaderboard, playerId, range, season);
+    let named = await this.namedAround(leaderboard, found, season, own ? playerId : undefined);
+    if (own) {
+      const viewer = named.profiles.get(playerId);
+      if (!viewer) throw erasedPlayerToken();
+      const held = current && !reviewed && viewer.banKind === 'shadow' && (await this.deps.rankings.heldView(leaderboard, playerId));
+      if (held) {
+        found = await this.aroundHeld(leaderboard, held, range);
+        named = await this.namedAround(leaderboard, found, season, playerId);
+      }
+    }
     if (!found) {
       throw new NotFoundError('record_not_found', `Player '${playerId}' has no score on leaderboard '${leaderboardId}'.`);
     }
+    return {
+      leaderboard,
+      view: 'players',
+      total: found.total,
+      entries: playerRows(leaderboard, found.entries, named.profiles, named.changes),
+    };
+  }
+
+  /** The profiles of around's entries (and of the viewer, kept in the cache), and their rank changes. */
+  private async namedAround(
+    leaderboard: Leaderboard,
+    found: { entries: SeasonEntry[] } | undefined,
+    season: AskedSeason,
+    viewer: string | undefined,
+  ): Promise<{ profiles: Map<string, PlayerProfile>; changes: (number | null)[] }> {
+    const entries = found?.entries ?? [];
+    const ids = entries.map((entry) => entry.id);
+    if (viewer !== undefined && !ids.includes(viewer)) ids.push(viewer);
     // The viewer is kept, and their neighbours when they are near the top.
-    const retained = retainedAt(found.entries[0]?.rank, season);
+    const retained = retainedAt(entries[0]?.rank, season);
     const [profiles, changes] = await Promise.all([
-      this.deps.players.getMany(
-        gameId,
-        found.entries.map((e) => e.id),
-        (id) => retained || id === playerId,
-      ),
-      this.rankChangesOf(leaderboard, found.entries, season),
+      this.deps.players.getMany(leaderboard.gameId, ids, (id) => retained || id === viewer),
+      this.rankChangesOf(leaderboard, entries, season),
     ]);
-    return { leaderboard, view: 'players', total: found.total, entries: playerRows(leaderboard, found.entries, profiles, changes) };
+    return { profiles, changes };
   }
 
   /** The counted entries around the viewer's held one, up to `range` above and below it. */

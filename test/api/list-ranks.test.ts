@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import request from 'supertest';
-import { api, testEngine } from '../helpers/context.js';
+import { api } from '../helpers/context.js';
+import { counting } from '../helpers/counting.js';
 import {
   createGame,
   createLeaderboard,
@@ -391,35 +391,6 @@ describe('list ranks', function () {
   });
 
   describe('cost', () => {
-    /** Counts what the in-process engine sends while `work` runs: Redis commands naming the board's keys, and PostgreSQL queries. */
-    async function counting<T>(board: { internalId: number }, work: () => Promise<T>) {
-      const redis = testEngine().redis as unknown as {
-        sendCommand: (command: { name: string; args: unknown[] }, ...rest: unknown[]) => unknown;
-      };
-      const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-      const sendCommand = redis.sendCommand;
-      const query = client.query;
-      const commands: string[] = [];
-      const queries: string[] = [];
-      const tag = `:lb:{${board.internalId}}`;
-      redis.sendCommand = function (this: unknown, command, ...rest) {
-        const text = `${command.name} ${command.args.map((arg) => String(arg)).join(' ')}`;
-        if (text.includes(tag)) commands.push(text.slice(0, 200));
-        return sendCommand.call(this, command, ...rest);
-      };
-      client.query = function (this: unknown, ...args: unknown[]) {
-        const [first] = args;
-        queries.push(String(typeof first === 'object' && first !== null && 'text' in first ? first.text : first).slice(0, 200));
-        return query.apply(this, args);
-      };
-      try {
-        return { result: await work(), commands, queries };
-      } finally {
-        redis.sendCommand = sendCommand;
-        client.query = query;
-      }
-    }
-
     it('when 100 ids are asked on a board of about 1,000 entries, then the answer costs one Redis round trip for scores and ranks and at most one PostgreSQL query', async function () {
       this.timeout(300_000);
       const game = await createGame();

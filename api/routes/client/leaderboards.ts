@@ -99,6 +99,7 @@ export const clientLeaderboardEndpoints = [
     description:
       "The token's player with up to `range` entries above and below them, in rank order; 404 record_not_found while the player has no score here (that season, with `season`).",
     credentials: 'gameClient',
+    refusesErasedItself: true,
     params: leaderboardParams,
     query: object({ range, season }),
     responses: { 200: { schema: AroundMe } },

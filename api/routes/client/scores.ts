@@ -27,7 +27,7 @@ export const clientScoreEndpoints = [
     description:
       "Applies the score by the leaderboard's update_strategy: best keeps the best (higher on desc leaderboards, lower on asc; on leaderboards with tiebreakers, the best by score then each tiebreaker), latest replaces, sum adds; best_score is the score held after the report and the rank already reflects it. On leaderboards with tiebreakers the body carries one number per column (tiebreakers), and the answer the tiebreakers held; on earliest leaderboards the answer carries achieved_at, when the entry held was reached. metadata is kept with the score whenever the report changes the kept score (best: when improved; latest and sum: every report). With an Idempotency-Key a retry is answered with the first answer and applied once. 503 with Retry-After while a latest or sum leaderboard is being rebuilt. A banned player's reports are refused with 403 player_banned. On a leaderboard with a window (opens_at, closes_at), a report arriving outside it is refused with 403 leaderboard_closed and changes nothing; a retry with the same Idempotency-Key is judged at the first request's arrival.",
     credentials: 'gameClient',
-    erasedRefusedByBoards: true,
+    refusesErasedItself: true,
     rateLimit: 'reports',
     params: leaderboardParams,
     headers: object({ 'idempotency-key': optional(idempotencyKey) }),
