@@ -79,8 +79,9 @@ export class CredentialResolver {
 
   /**
    * The player id of a token whose signature and game are right, its player not looked up: for the
-   * score report, whose leaderboard script refuses an erased player (kept among the board's barred
-   * players), so the hottest endpoint pays no lookup (ScoreService.reportFromClient answers that refusal).
+   * endpoints that refuse an erased player themselves, so they pay no lookup of their own. The score
+   * report's script keeps erased players barred (ScoreService.reportFromClient answers that refusal);
+   * around_me looks its viewer up with the names it reads (LeaderboardReader.around).
    */
   signedPlayer(token: string | undefined, game: Game): string {
     if (!token?.trim()) {

@@ -144,10 +144,11 @@ export class LeaderboardReader {
   }
 
   /**
-   * The player's entry with up to `range` entries above and below it. `own`: the token's player reads
-   * their own, their token checked for its signature and game only, so the viewer's profile comes
-   * with the neighbours' names, in one lookup: an erased viewer is refused here (401), and a
-   * shadow-banned one sees their hidden entry (docs/review.md, part 6; docs/performance.md, around_me).
+   * The player's entry with up to `range` entries above and below it. `own`: the player reads their
+   * own (around_me checks only their token's signature and game), so their profile comes with the
+   * neighbours' names, in one lookup: an erased viewer is refused here (401 invalid_token), also when
+   * the board or season asked does not exist, and a shadow-banned one sees their hidden entry
+   * (docs/review.md, part 6; docs/performance.md, around_me).
    */
   async around(
     gameId: string,
@@ -156,6 +157,25 @@ export class LeaderboardReader {
     range: number,
     season?: AskedSeason,
     own = false,
+  ): Promise<Page<PlayerEntry>> {
+    const read = this.readAround(gameId, leaderboardId, playerId, range, season, own);
+    if (!own) return read;
+    return read.catch(async (error: unknown) => {
+      // Refused before the viewer was looked up (no such board or season): an erased viewer hears that first.
+      if (error instanceof NotFoundError && !(await this.deps.players.getMany(gameId, [playerId])).has(playerId)) {
+        throw erasedPlayerToken();
+      }
+      throw error;
+    });
+  }
+
+  private async readAround(
+    gameId: string,
+    leaderboardId: string,
+    playerId: string,
+    range: number,
+    season: AskedSeason,
+    own: boolean,
   ): Promise<Page<PlayerEntry>> {
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     const current = own && season === undefined;
@@ -168,7 +188,8 @@ export class LeaderboardReader {
     if (own) {
       const viewer = named.profiles.get(playerId);
       if (!viewer) throw erasedPlayerToken();
-      const held = current && !reviewed && viewer.banKind === 'shadow' && (await this.deps.rankings.heldView(leaderboard, playerId));
+      const held =
+        current && leaderboard.review === null && viewer.banKind === 'shadow' && (await this.deps.rankings.heldView(leaderboard, playerId));
       if (held) {
         found = await this.aroundHeld(leaderboard, held, range);
         named = await this.namedAround(leaderboard, found, season, playerId);
