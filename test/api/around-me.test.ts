@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { api } from '../helpers/context.js';
-import { counting } from '../helpers/counting.js';
+import { counting, playersNotCachedHere } from '../helpers/cost.js';
 import {
   createGame,
   createLeaderboard,
@@ -12,7 +11,6 @@ import {
   type TestGame,
   type TestPlayer,
 } from '../helpers/fixtures.js';
-import { startApi } from '../helpers/processes.js';
 
 /**
  * around_me looks its token's player up with the names of the entries around them, in one
@@ -69,30 +67,7 @@ describe('around_me', function () {
     const game = await createGame();
     const leaderboard = await createLeaderboard(game);
     const board = await internalBoard(game, leaderboard);
-    // Signed up, named and scored through another API process, so this one holds none of their profiles.
-    const other = await startApi();
-    const players: { player: TestPlayer; name: string }[] = [];
-    try {
-      for (let i = 0; i < 30; i += 1) {
-        const up = await request(other.url)
-          .post('/api/v1/signup/anonymous')
-          .set('Publishable-Key', game.publishableKey)
-          .send({})
-          .expect(201);
-        const player = { playerId: up.body.player_id, token: up.body.token };
-        const headers = { 'Publishable-Key': game.publishableKey, 'Anonymous-Authorization': player.token };
-        const name = `Neighbour ${i}`;
-        await request(other.url).patch('/api/v1/client/players/me').set(headers).send({ display_name: name }).expect(200);
-        await request(other.url)
-          .post(`/api/v1/client/leaderboards/${leaderboard}/report_score`)
-          .set(headers)
-          .send({ score: 100 - i })
-          .expect(200);
-        players.push({ player, name });
-      }
-    } finally {
-      await other.stop();
-    }
+    const players = await playersNotCachedHere(game, leaderboard, 30, 'Neighbour', (i) => ({ score: 100 - i }));
     // Warm: the key, the board's settings and the script are known to this process before counting
     // (the first player's read keeps only ranks 1-2 in the cache).
     await aroundMe(game, players[0]!.player, leaderboard, '?range=1').expect(200);

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { api } from '../helpers/context.js';
-import { counting } from '../helpers/counting.js';
+import { counting, playersNotCachedHere } from '../helpers/cost.js';
 import {
   createGame,
   createLeaderboard,
@@ -15,7 +14,7 @@ import {
   type TestPlayer,
 } from '../helpers/fixtures.js';
 import { inParallel, waitForPersistence } from '../helpers/persistence.js';
-import { startApi, startWorker } from '../helpers/processes.js';
+import { startWorker } from '../helpers/processes.js';
 import { playerIdsQuery, type ShownEntry } from '../helpers/ties.js';
 
 /**
@@ -404,34 +403,8 @@ describe('list ranks', function () {
         ),
         20,
       );
-      // 100 players this process never read: signed up, named and scored through another API process,
-      // so their names are not in this process's player cache and must come from PostgreSQL.
-      const other = await startApi();
-      const fresh: { player: TestPlayer; name: string }[] = [];
-      try {
-        await inParallel(
-          Array.from({ length: 100 }, (_, i) => async () => {
-            const up = await request(other.url)
-              .post('/api/v1/signup/anonymous')
-              .set('Publishable-Key', game.publishableKey)
-              .send({})
-              .expect(201);
-            const player = { playerId: up.body.player_id, token: up.body.token };
-            const name = `Fresh ${i}`;
-            const headers = asClient(game, player);
-            await request(other.url).patch('/api/v1/client/players/me').set(headers).send({ display_name: name }).expect(200);
-            await request(other.url)
-              .post(`/api/v1/client/leaderboards/${id}/report_score`)
-              .set(headers)
-              .send({ score: i % 50, tiebreakers: [i % 3] })
-              .expect(200);
-            fresh.push({ player, name });
-          }),
-          10,
-        );
-      } finally {
-        await other.stop();
-      }
+      // 100 players this process never read, so their names must come from PostgreSQL.
+      const fresh = await playersNotCachedHere(game, id, 100, 'Fresh', (i) => ({ score: i % 50, tiebreakers: [i % 3] }));
       // Warm: the key, the board's settings and the script are known to this process before counting.
       await ranks('server', secretKey(game), id, playerIdsQuery(known.slice(0, 5).map((p) => p.playerId))).expect(200);
 
