@@ -122,9 +122,10 @@ export interface Endpoint<
    */
   notFound?: ErrorCode[];
   /**
-   * A gameClient endpoint that refuses an erased token's player itself (the score report: its board's
-   * script keeps erased players barred; around_me: its read looks the viewer up with the names): the
-   * token's player is not looked up first, a PostgreSQL query per request for a player not in the cache.
+   * A gameClient endpoint that answers an erased token's player with a refusal of its own (the score
+   * report: its board's script keeps erased players barred; around_me: its read looks the viewer up
+   * with the names): the token's player is not looked up first, a PostgreSQL query per request for a
+   * player not in the cache, but only when the endpoint refuses the request (mount.ts, erasedFirst).
    */
   refusesErasedItself?: boolean;
   /** Served only when this holds (e.g. /metrics needs METRICS_TOKEN). */

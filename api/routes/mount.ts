@@ -1,5 +1,7 @@
 import { Router, type Express, type RequestHandler, type Response } from 'express';
-import type { Authenticators, CredentialKind } from '../middleware/auth.js';
+import { AppError, erasedPlayerToken } from '../../engine/errors.js';
+import type { Authenticators, Callers, CredentialKind } from '../middleware/auth.js';
+import { statusOf } from '../middleware/errors.js';
 import type { RateLimits } from '../middleware/rate-limit.js';
 import { validator } from '../middleware/validate.js';
 import { bodyOf, type AnyEndpoint, type AppContext, type Reply, type Successes } from './endpoint.js';
@@ -51,8 +53,35 @@ function chain(
     if (reply instanceof Promise) return reply.then((answer) => send(res, answer));
     send(res, reply);
   };
-  handlers.push(handle);
+  handlers.push(endpoint.refusesErasedItself ? erasedFirst(handle, app) : handle);
   return handlers;
+}
+
+/** Refusals an erased player's token hears as 401 instead: they would tell what it asked about. */
+const ERASED_FIRST = new Set([400, 403, 404, 409]);
+
+/**
+ * The last step of an endpoint whose token's player was not looked up (refusesErasedItself): when it
+ * refuses the request (bad input, no such board, a barred player…), the player is looked up, and an
+ * erased one's token is refused with 401 invalid_token, as every other client path refuses it first.
+ * The requests it answers cost no lookup.
+ */
+function erasedFirst(handle: RequestHandler, app: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      await handle(req, res, next);
+    } catch (error) {
+      const { game, playerId } = res.locals.caller as Callers['gameClient'];
+      if (
+        error instanceof AppError &&
+        ERASED_FIRST.has(statusOf(error.code)) &&
+        (await app.engine.players.find(playerId))?.gameId !== game.id
+      ) {
+        throw erasedPlayerToken();
+      }
+      throw error;
+    }
+  };
 }
 
 /**

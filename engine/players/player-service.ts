@@ -136,9 +136,10 @@ export class PlayerService {
   }
 
   /**
-   * Rethrows what a board refused a token's player with, as a client sees it. A token's player is not
-   * looked up before a report or an entry: a board refuses an erased player as it does a banned one
-   * (they stay in its barred set), and only then is the player looked up, to tell the two apart.
+   * Rethrows what a board refused a token's player with, as a client sees it. A board refuses an
+   * erased player as it does a banned one (they stay in its barred set): a player erased after their
+   * token was checked is told apart only then, by looking them up (an entry; the score report and
+   * around_me leave that to the API's last step, api/routes/mount.ts).
    */
   async rethrowForToken(gameId: string, playerId: string, error: unknown): Promise<never> {
     if (error instanceof AppError && error.code === 'player_banned' && (await this.find(playerId))?.gameId !== gameId) {

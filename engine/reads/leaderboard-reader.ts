@@ -146,9 +146,9 @@ export class LeaderboardReader {
   /**
    * The player's entry with up to `range` entries above and below it. `own`: the player reads their
    * own (around_me checks only their token's signature and game), so their profile comes with the
-   * neighbours' names, in one lookup: an erased viewer is refused here (401 invalid_token), also when
-   * the board or season asked does not exist, and a shadow-banned one sees their hidden entry
-   * (docs/review.md, part 6; docs/performance.md, around_me).
+   * neighbours' names, in one lookup: an erased viewer is refused here (401 invalid_token; a refusal
+   * of their request for another reason is turned into that one by the API, api/routes/mount.ts), and
+   * a shadow-banned one sees their hidden entry (docs/review.md, part 6; docs/performance.md, around_me).
    */
   async around(
     gameId: string,
@@ -157,25 +157,6 @@ export class LeaderboardReader {
     range: number,
     season?: AskedSeason,
     own = false,
-  ): Promise<Page<PlayerEntry>> {
-    const read = this.readAround(gameId, leaderboardId, playerId, range, season, own);
-    if (!own) return read;
-    return read.catch(async (error: unknown) => {
-      // Refused before the viewer was looked up (no such board or season): an erased viewer hears that first.
-      if (error instanceof NotFoundError && !(await this.deps.players.getMany(gameId, [playerId])).has(playerId)) {
-        throw erasedPlayerToken();
-      }
-      throw error;
-    });
-  }
-
-  private async readAround(
-    gameId: string,
-    leaderboardId: string,
-    playerId: string,
-    range: number,
-    season: AskedSeason,
-    own: boolean,
   ): Promise<Page<PlayerEntry>> {
     const leaderboard = await this.deps.leaderboards.get(gameId, leaderboardId);
     const current = own && season === undefined;

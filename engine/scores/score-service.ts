@@ -91,9 +91,10 @@ export class ScoreService {
     if (columns) throw new ValidationError(`The tiebreakers ${columns}.`, [{ field: 'tiebreakers', message: columns }]);
     const record =
       retry && (await this.deps.retries.claim(['client', gameId, playerId], retry.key, [leaderboardId, retry.request], arrivedAt));
+    // An erased player is refused as a barred one here; the API tells them apart (api/routes/mount.ts).
     const [result] = await this.apply(playerId, [[leaderboard, report]], record, record?.arrivedAt ?? arrivedAt, () => 'score', {
       judged: true,
-    }).catch((error: unknown) => this.deps.players.rethrowForToken(gameId, playerId, error));
+    });
     this.deps.counter.count(gameId);
     return result!;
   }

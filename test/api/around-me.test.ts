@@ -27,7 +27,7 @@ const aroundMe = (game: TestGame, player: TestPlayer, leaderboardId: string, que
 describe('around_me', function () {
   this.timeout(120_000);
 
-  it("when an erased player's token reads around_me, then 401 invalid_token on the current and an ended season, and on a board or season that does not exist; 404 while they only have no score", async () => {
+  it("when an erased player's token reads around_me, then 401 invalid_token on the current and an ended season, and where the request would be refused anyway (no such board or season, a bad range); 404 while they only have no score", async () => {
     const game = await createGame();
     const leaderboard = await createLeaderboard(game);
     const [leaving, staying, unscored] = await signupMany(game, 3);
@@ -52,6 +52,7 @@ describe('around_me', function () {
       [leaderboard, '?season=1'],
       [leaderboard, '?range=3&season=1'],
       [leaderboard, '?season=99'],
+      [leaderboard, '?range=many'],
       ['no-such-board', ''],
     ] as const) {
       const refused = await aroundMe(game, leaving!, board, query).expect(401);

@@ -530,6 +530,13 @@ describe('moderation: remove a score, ban and unban a player', function () {
       // A board created after the erasure refuses the token too (each board keeps the erased ids).
       const later = await createLeaderboard(game);
       expect((await reportScore(game, leaving, later, 5).expect(401)).body.error.code).to.equal('invalid_token');
+      // Refused first as gone, whatever else the report would be refused for.
+      for (const [board, score] of [
+        ['no-such-board', 5],
+        [later, 'not a number'],
+      ] as const) {
+        expect((await reportScore(game, leaving, board, score).expect(401)).body.error.code, `${board} ${score}`).to.equal('invalid_token');
+      }
       await api()
         .get(`/api/v1/client/leaderboards/${later}`)
         .set('Publishable-Key', game.publishableKey)
