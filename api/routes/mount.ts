@@ -63,8 +63,8 @@ const ERASED_FIRST = new Set([400, 403, 404, 409]);
 /**
  * The last step of an endpoint whose token's player was not looked up (refusesErasedItself): when it
  * refuses the request (bad input, no such board, a barred player…), the player is looked up, and an
- * erased one's token is refused with 401 invalid_token, as every other client path refuses it first.
- * The requests it answers cost no lookup.
+ * erased one's token is refused with 401 invalid_token, as the other client paths refuse it before
+ * their work (a rate limit or an outage may still answer first). The requests it answers cost no lookup.
  */
 function erasedFirst(handle: RequestHandler, app: AppContext): RequestHandler {
   return async (req, res, next) => {

@@ -80,8 +80,9 @@ export class CredentialResolver {
   /**
    * The player id of a token whose signature and game are right, its player not looked up: for the
    * endpoints that refuse an erased player themselves, so they pay no lookup of their own. The score
-   * report's script keeps erased players barred (ScoreService.reportFromClient answers that refusal);
-   * around_me looks its viewer up with the names it reads (LeaderboardReader.around).
+   * report's script keeps erased players barred, and the API's last step tells them apart from banned
+   * ones (api/routes/mount.ts, erasedFirst); around_me looks its viewer up with the names it reads
+   * (LeaderboardReader.around).
    */
   signedPlayer(token: string | undefined, game: Game): string {
     if (!token?.trim()) {
