@@ -72,11 +72,7 @@ function erasedFirst(handle: RequestHandler, app: AppContext): RequestHandler {
       await handle(req, res, next);
     } catch (error) {
       const { game, playerId } = res.locals.caller as Callers['gameClient'];
-      if (
-        error instanceof AppError &&
-        ERASED_FIRST.has(statusOf(error.code)) &&
-        (await app.engine.players.find(playerId))?.gameId !== game.id
-      ) {
+      if (error instanceof AppError && ERASED_FIRST.has(statusOf(error.code)) && (await app.engine.players.isGone(game.id, playerId))) {
         throw erasedPlayerToken();
       }
       throw error;

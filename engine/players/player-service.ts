@@ -142,10 +142,15 @@ export class PlayerService {
    * around_me leave that to the API's last step, api/routes/mount.ts).
    */
   async rethrowForToken(gameId: string, playerId: string, error: unknown): Promise<never> {
-    if (error instanceof AppError && error.code === 'player_banned' && (await this.find(playerId))?.gameId !== gameId) {
+    if (error instanceof AppError && error.code === 'player_banned' && (await this.isGone(gameId, playerId))) {
       throw erasedPlayerToken();
     }
     throw error;
+  }
+
+  /** Whether a signed token's player is gone: erased (or, never so with a valid token, of another game). */
+  async isGone(gameId: string, playerId: string): Promise<boolean> {
+    return (await this.find(playerId))?.gameId !== gameId;
   }
 
   /** A player of any game (the avatar endpoint takes no credentials), or undefined. */

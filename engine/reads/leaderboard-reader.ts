@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, erasedPlayerToken } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import type { ClanService } from '../clans/clan-service.js';
 import type { Clan } from '../clans/clan-store.js';
 import type { Leaderboard } from '../leaderboards/leaderboard-store.js';
@@ -146,9 +146,9 @@ export class LeaderboardReader {
   /**
    * The player's entry with up to `range` entries above and below it. `own`: the player reads their
    * own (around_me checks only their token's signature and game), so their profile comes with the
-   * neighbours' names, in one lookup: an erased viewer is refused here (401 invalid_token; a refusal
-   * of their request for another reason is turned into that one by the API, api/routes/mount.ts), and
-   * a shadow-banned one sees their hidden entry (docs/review.md, part 6; docs/performance.md, around_me).
+   * neighbours' names, in one lookup: an erased viewer (no profile) has no entry to show, which the
+   * API answers as it answers any refusal of an erased player's token (api/routes/mount.ts), and a
+   * shadow-banned one sees their hidden entry (docs/review.md, part 6; docs/performance.md, around_me).
    */
   async around(
     gameId: string,
@@ -168,9 +168,12 @@ export class LeaderboardReader {
     let named = await this.namedAround(leaderboard, found, season, own ? playerId : undefined);
     if (own) {
       const viewer = named.profiles.get(playerId);
-      if (!viewer) throw erasedPlayerToken();
+      if (!viewer) found = undefined;
       const held =
-        current && leaderboard.review === null && viewer.banKind === 'shadow' && (await this.deps.rankings.heldView(leaderboard, playerId));
+        current &&
+        leaderboard.review === null &&
+        viewer?.banKind === 'shadow' &&
+        (await this.deps.rankings.heldView(leaderboard, playerId));
       if (held) {
         found = await this.aroundHeld(leaderboard, held, range);
         named = await this.namedAround(leaderboard, found, season, playerId);
