@@ -44,7 +44,7 @@ const ERROR_TEXT: Record<ErrorStatus | 500 | 503, string> = {
   415: 'unsupported_media_type (send JSON)',
   429: 'rate_limited; see Retry-After',
   500: 'internal',
-  503: 'unavailable: Redis or PostgreSQL unreachable, or a latest or sum leaderboard being rebuilt after a Redis data loss; see Retry-After',
+  503: 'unavailable: Redis or PostgreSQL unreachable, or a latest or sum leaderboard being rebuilt after a Redis data loss, or an ended season being archived after a moderation of one of its players; see Retry-After',
 };
 
 /** One tag per audience, in the order a reader meets them. */

@@ -57,14 +57,18 @@ function chain(
   return handlers;
 }
 
-/** Refusals an erased player's token hears as 401 instead: they would tell what it asked about. */
-const ERASED_FIRST = new Set([400, 403, 404, 409]);
+/**
+ * Refusals an erased player's token hears as 401 instead: they would tell what it asked about (a 503
+ * may be an ended season that waits for its archive after that very erasure).
+ */
+const ERASED_FIRST = new Set([400, 403, 404, 409, 503]);
 
 /**
  * The last step of an endpoint whose token's player was not looked up (refusesErasedItself): when it
  * refuses the request (bad input, no such board, a barred player…), the player is looked up, and an
  * erased one's token is refused with 401 invalid_token, as the other client paths refuse it before
- * their work (a rate limit or an outage may still answer first). The requests it answers cost no lookup.
+ * their work (a rate limit may still answer first; in an outage of PostgreSQL the lookup answers 503
+ * itself). The requests it answers cost no lookup.
  */
 function erasedFirst(handle: RequestHandler, app: AppContext): RequestHandler {
   return async (req, res, next) => {

@@ -244,7 +244,7 @@ export function reportScoreKeys(prefix: string, internalId: number, playerId: st
   ];
 }
 
-/** The moderation script's keys for this player (moderateEntry-26.lua). */
+/** The moderation script's keys for this player (moderateEntry-27.lua). */
 export function moderateEntryKeys(prefix: string, internalId: number, playerId: string): string[] {
   const k = leaderboardKeys(prefix, internalId);
   return [
@@ -266,7 +266,15 @@ export function moderateEntryKeys(prefix: string, internalId: number, playerId: 
     k.shadowed,
     k.reservations,
     k.reserved,
+    k.endedSeasons,
   ];
+}
+
+/** The keys of markModerated-5.lua for one ended season of a board. */
+export function markModeratedKeys(prefix: string, internalId: number, season: number): string[] {
+  const k = leaderboardKeys(prefix, internalId);
+  const ended = endedSeasonKeys(prefix, internalId, season);
+  return [k.endedSeasons, ended.scores, ended.sortKeys, ended.hidden, k.layout];
 }
 
 /** The merge script's keys for these players (mergeScores.lua; the caller passes their count first). */

@@ -21,6 +21,15 @@ function liveStateRequest(error: unknown): { missing: true } | { dueSeason: numb
   return match[1] === 'DUE' ? { dueSeason: Number(match[2]) } : { movesSeason: Number(match[2]) };
 }
 
+/**
+ * A read script's LBARCHIVING error (engine/live/scripts/includes/season-ranking.lua): the ended
+ * season asked was moderated after its end, and reads wait for its archive.
+ */
+function archivingError(error: unknown): UnavailableError | undefined {
+  const match = error instanceof Error ? /^LBARCHIVING (\d+)/.exec(error.message) : null;
+  return match ? new UnavailableError(`Season ${match[1]} is being archived after a moderation; retry shortly.`) : undefined;
+}
+
 /** How many times one call may find its board missing, due or awaiting moves before it answers 503. */
 const LIVE_STATE_ATTEMPTS = 4;
 
@@ -64,7 +73,7 @@ export class LiveStateGuard {
         return await call();
       } catch (error) {
         const request = liveStateRequest(error);
-        if (!request) throw error;
+        if (!request) throw archivingError(error) ?? error;
         if (attempt >= LIVE_STATE_ATTEMPTS) throw rebuilding();
         if ('missing' in request) await this.recoverBoard(board);
         else if ('dueSeason' in request) await this.endDue(board, request.dueSeason);

@@ -7,6 +7,7 @@ import {
   markPreparedKeys,
   mergeScoresKeys,
   moderateEntryKeys,
+  markModeratedKeys,
   readAroundKeys,
   readBestRankKeys,
   readRangeKeys,
@@ -514,6 +515,14 @@ export class Rankings {
       if (action === 'erase')
         await Promise.all(chunk.map((board) => this.redis.hdel(leaderboardKeys(this.prefix, board.internalId).tiers, playerId)));
       await this.persistence.requestJobs(chunk.filter((_, i) => replies[i]![1] === 1).map((board) => board.internalId));
+      // An ended season Redis still holds ranks the player as it ended: reads of it wait for its archive.
+      await Promise.all(
+        chunk.flatMap((board, i) =>
+          (replies[i]![2] ?? []).map((season) =>
+            this.redis.markModerated(...markModeratedKeys(this.prefix, board.internalId, Number(season)), season, playerId),
+          ),
+        ),
+      );
       done.push(...replies.map(([changed]) => changed === 1));
     }
     return done;
@@ -531,7 +540,8 @@ export class Rankings {
 
   /**
    * One moderateEntry script: { changed (0|1; 2 for a rejection of a hold an approval applied),
-   * needs a persistence job (0|1) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
+   * needs a persistence job (0|1), the board's ended seasons awaiting their archive (a ban, unban or
+   * erasure that changed something) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
    * drops.
    */
   private moderateEntry(
@@ -541,7 +551,7 @@ export class Rankings {
     preparing = '',
     shadow = false,
     heldUs = '',
-  ): Promise<[number, number]> {
+  ): Promise<[number, number, string[]?]> {
     const keys = moderateEntryKeys(this.prefix, board.internalId, playerId);
     return this.redis.moderateEntry(...keys, playerId, action, QUEUED_FLAG_TTL_MS, preparing, shadow ? 'shadow' : '', heldUs);
   }

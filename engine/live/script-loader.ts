@@ -29,7 +29,8 @@ declare module 'ioredis' {
     pendingCount(...args: ScriptArg[]): Result<number, Context>;
     dropIdlePending(...args: ScriptArg[]): Result<number, Context>;
     compareAndSet(...args: ScriptArg[]): Result<number, Context>;
-    moderateEntry(...args: ScriptArg[]): Result<[number, number], Context>;
+    moderateEntry(...args: ScriptArg[]): Result<[number, number, string[]?], Context>;
+    markModerated(...args: ScriptArg[]): Result<number, Context>;
     markPrepared(...args: ScriptArg[]): Result<number, Context>;
     scheduleResets(...args: ScriptArg[]): Result<number | null, Context>;
     readSeasons(...args: ScriptArg[]): Result<(string | number)[], Context>;

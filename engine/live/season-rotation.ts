@@ -165,7 +165,7 @@ export class SeasonRotation {
     const keys = readRangeKeys(this.prefix, board.internalId, 'players', season);
     for (let start = 0; ; start += pageSize) {
       const reply = await this.guard.run(board, () =>
-        this.redis.readRange(...keys, board.sortOrder, start, start + pageSize - 1, season, 'players'),
+        this.redis.readRange(...keys, board.sortOrder, start, start + pageSize - 1, season, 'players', 'archive'),
       );
       if (reply === -1) return; // archived meanwhile
       const page: EntryValue[] = [];

@@ -16,7 +16,7 @@ import type { LiveChanges } from '../events/live-feed.js';
 /**
  * Moderation: removing one score, banning, unbanning and erasing a player. PostgreSQL holds the decision (and
  * its audit entry, in the same transaction); Redis applies it board by board, each board in one
- * atomic script (engine/live/scripts/moderateEntry-26.lua), so every read sees a board with the player
+ * atomic script (engine/live/scripts/moderateEntry-27.lua), so every read sees a board with the player
  * fully in or fully out, ranks and totals closed up. The Redis steps run while the player's row is
  * locked, so two moderation requests for one player reach every board in the same order; they are
  * idempotent, so a request that failed half way is completed by sending it again. The work is one

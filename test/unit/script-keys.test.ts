@@ -12,6 +12,7 @@ import {
   memberKey,
   mergeScoresKeys,
   moderateEntryKeys,
+  markModeratedKeys,
   pendingIndexKey,
   persistAckKeys,
   persistClaimKeys,
@@ -54,6 +55,7 @@ const PLAYERS = ['a', 'b', 'c'];
 const CALLS: Record<string, { keys: () => string[]; players?: string[] }[]> = {
   reportScore: [{ keys: () => reportScoreKeys(PREFIX, BOARD, PLAYER, DIGEST) }],
   moderateEntry: [{ keys: () => moderateEntryKeys(PREFIX, BOARD, PLAYER) }],
+  markModerated: [{ keys: () => markModeratedKeys(PREFIX, BOARD, SEASON) }],
   mergeScores: [{ keys: () => mergeScoresKeys(PREFIX, BOARD, PLAYERS), players: PLAYERS }],
   setClans: [{ keys: () => setClansKeys(PREFIX, BOARD, PLAYERS), players: PLAYERS }],
   reconcileClan: [{ keys: () => reconcileClanKeys(PREFIX, BOARD, PLAYERS), players: PLAYERS }],

@@ -5,11 +5,12 @@
   ARGV: 1 'desc'|'asc', 2 player id, 3 range, 4 the season asked ('' for the current one)
   Reply: false when the player has no score, -1 when Redis does not hold the asked season, else
          { total, member, score, metadata ('' for none), tiebreakers, achieved at, rank, ... }; or
-         the error LBMISSING or LBDUE
+         the error LBMISSING, LBDUE or LBARCHIVING
 ]]
 -- @include "clock"
 -- @include "entries"
 -- @include "live-season"
+-- @include "ended-season"
 -- @include "season-ranking"
 
 local E, metadata = seasonEntries(ARGV[4], ARGV[1], 'players')

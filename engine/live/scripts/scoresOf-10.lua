@@ -12,13 +12,14 @@
          none), rank (0 when none), metadata ('' for none), tiebreakers, achieved at, ..., then
          with 'best' the first member's best rank ('<rank>:<ms>', '' for none or on an ended
          season) }, or -1
-         when Redis does not hold the asked season; or the error LBMISSING or LBDUE
+         when Redis does not hold the asked season; or the error LBMISSING, LBDUE or LBARCHIVING
   No position is read: rank, then that member order, is the ranking's order (engine/live/rankings.ts
   sorts by them), and a position would cost each member another walk of the ranking.
 ]]
 -- @include "clock"
 -- @include "entries"
 -- @include "live-season"
+-- @include "ended-season"
 -- @include "season-ranking"
 -- @include "best-ranks"
 

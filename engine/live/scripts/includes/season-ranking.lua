@@ -4,14 +4,21 @@
 --       season's ended ranking), 4 endedSeasons, 5 metadata (live), 6 endedMetadata (the asked
 --       season's), 7 sortKeys (live), 8 endedSortKeys (the asked season's), 9 layout
 -- asked '' is the current season. An ended season is readable here until the worker has archived
--- it (then PostgreSQL has it); nil when Redis holds no such season. Clan standings are always plain.
--- Also returns the season read (a string). Needs includes/live-season.
-local function seasonEntries(asked, order, standings)
+-- it (then PostgreSQL has it); nil when Redis holds no such season. Its players' ranking stops with
+-- LBARCHIVING <season> once a moderation came after its end (includes/ended-season), unless
+-- `asEnded` (the archive's own read); its clan standings stay as they ended, as the archive keeps
+-- them. Clan standings are always plain.
+-- Also returns the season read (a string). Needs includes/live-season and includes/ended-season.
+local function seasonEntries(asked, order, standings, asEnded)
   local current = liveSeason(KEYS[2])
   local layout = standings == 'players' and storedLayout(KEYS[9]) or ''
   if asked == '' or asked == current then return entriesOf(KEYS[1], KEYS[7], layout, order), KEYS[5], current end
-  if redis.call('HEXISTS', KEYS[4], asked) == 1 then return entriesOf(KEYS[3], KEYS[8], layout, order), KEYS[6], asked end
-  return nil
+  local times = redis.call('HGET', KEYS[4], asked)
+  if not times then return nil end
+  if standings ~= 'clans' and not asEnded and isModerated(times) then
+    error(redis.error_reply('LBARCHIVING ' .. asked .. ' the season is being archived after a moderation'))
+  end
+  return entriesOf(KEYS[3], KEYS[8], layout, order), KEYS[6], asked
 end
 
 -- The metadata ('' for none) of the members at positions first, first + step, ... of a list; none

@@ -21,16 +21,17 @@
         20 groups, 21 groupRoom, 22 bestRanks (a removal or an erasure drops the player's; a ban keeps it),
         23 held (an erasure drops the player's held score, docs/review.md), 24 shadowed (the
         shadow-banned players, docs/review.md part 6), 25 reservations, 26 reserved (a freed seat
-        a batch holds attempts for stays reserved for it: includes/seats)
+        a batch holds attempts for stays reserved for it: includes/seats), 27 endedSeasons
   ARGV: 1 player id, 2 'ban'|'unban'|'remove'|'erase'|'reject', 3 queued-flag lifetime (ms), 4 'preparing' when the
         board's preparation bans (its live state is not whole yet), else '', 5 'shadow' when a ban
         is a shadow ban (a ban of the other kind changes its kind), else '', 6 the rejected hold's
         held_us ('' unless 'reject')
-  Reply: { done (0|1|2), needs a persistence job (0|1) }: a ban or unban is done when it changed the
-         player's state on this board; a removal when there was a score to remove, an erasure when
-         there was a score or a seat; a rejection when the hold was there, and done is 2 when an
-         approval applied it already (its decision still to be recorded); or the error
-         LBMISSING or LBDUE (includes/live-season)
+  Reply: { done (0|1|2), needs a persistence job (0|1), ended seasons }: a ban or unban is done when
+         it changed the player's state on this board; a removal when there was a score to remove, an
+         erasure when there was a score or a seat; a rejection when the hold was there, and done is 2
+         when an approval applied it already (its decision still to be recorded); the board's ended
+         seasons not yet archived, after an erasure or a ban or unban that was done (the caller marks
+         those the player is in: markModerated-5.lua); or the error LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -156,4 +157,6 @@ local needsJob = 0
 if done and redis.call('ZCARD', dirty) + redis.call('ZCARD', K.dirtyClans) > 0 and redis.call('SET', queued, '1', 'NX', 'PX', ARGV[3]) then
   needsJob = 1
 end
-return { done and 1 or 0, needsJob }
+local ended = {}
+if action == 'erase' or (done and (action == 'ban' or action == 'unban')) then ended = redis.call('HKEYS', KEYS[27]) end
+return { done and 1 or 0, needsJob, ended }
