@@ -540,8 +540,8 @@ export class Rankings {
 
   /**
    * One moderateEntry script: { changed (0|1; 2 for a rejection of a hold an approval applied),
-   * needs a persistence job (0|1), the board's ended seasons awaiting their archive (a ban, unban or
-   * erasure that changed something) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
+   * needs a persistence job (0|1), the board's ended seasons awaiting their archive (after an
+   * erasure, or a ban or unban that changed something) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
    * drops.
    */
   private moderateEntry(
