@@ -519,7 +519,7 @@ export class Rankings {
       await Promise.all(
         chunk.flatMap((board, i) =>
           (replies[i]![2] ?? []).map((season) =>
-            this.redis.markModerated(...markModeratedKeys(this.prefix, board.internalId, Number(season)), season, playerId),
+            this.redis.markModerated(...markModeratedKeys(this.prefix, board.internalId, Number(season)), season, playerId, action),
           ),
         ),
       );
@@ -540,8 +540,8 @@ export class Rankings {
 
   /**
    * One moderateEntry script: { changed (0|1; 2 for a rejection of a hold an approval applied),
-   * needs a persistence job (0|1), the board's ended seasons awaiting their archive (after an
-   * erasure, or a ban or unban that changed something) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
+   * needs a persistence job (0|1), the board's ended seasons awaiting their archive (after a ban,
+   * unban or erasure) }; `shadow`: a ban is a shadow ban; `heldUs`: the hold a rejection
    * drops.
    */
   private moderateEntry(

@@ -68,6 +68,7 @@ describe('seasons: moderation between a season end and its archive', () => {
     for (const [i, res] of (await Promise.all(seasonReads(leaderboard, third!))).entries()) {
       expect(res.status, READS[i]).to.equal(503);
       expect(res.body.error.code).to.equal('unavailable');
+      expect(res.body.error.message).to.equal('Season 1 is being archived after a moderation; retry shortly.');
       expect(res.headers['retry-after']).to.equal('1');
     }
     // The current season reads as ever.
@@ -81,6 +82,35 @@ describe('seasons: moderation between a season end and its archive', () => {
     ]);
     const record = await api().get(`/api/v1/client/leaderboards/${leaderboard}/players/${third!.playerId}?season=1`).set(secretKey(game));
     expect(record.body).to.include({ rank: 2, total: 2 });
+  });
+
+  it('when a player banned when the season ended is unbanned before its archive, then its reads answer 503 until the archive, which shows them again at their rank', async () => {
+    const leaderboard = await createLeaderboard(game);
+    const board = await internalBoard(game, leaderboard);
+    const [first, returning, third] = await scoredPlayers(game, leaderboard, [90, 60, 50]);
+    const ban = () => api().post(`/api/v1/server/players/${returning!.playerId}/ban`).set(secretKey(game)).send({}).expect(200);
+    await ban();
+    await reset(leaderboard);
+    const shown = [
+      [first!.playerId, 1],
+      [third!.playerId, 2],
+    ];
+    expect(await pageRows(leaderboard)).to.deep.equal(shown);
+
+    // Banned again (as a retried request would): season 1 already leaves them out.
+    await ban();
+    expect(await pageRows(leaderboard)).to.deep.equal(shown);
+
+    await api().delete(`/api/v1/server/players/${returning!.playerId}/ban`).set(secretKey(game)).expect(200);
+    for (const [i, res] of (await Promise.all(seasonReads(leaderboard, third!))).entries()) expect(res.status, READS[i]).to.equal(503);
+
+    worker = await startWorker();
+    await waitForPersistence(board);
+    expect(await pageRows(leaderboard)).to.deep.equal([
+      [first!.playerId, 1],
+      [returning!.playerId, 2],
+      [third!.playerId, 3],
+    ]);
   });
 
   it('when a player of an ended season is erased before its archive, then its reads answer 503 until the archive, which leaves them out', async () => {

@@ -30,8 +30,8 @@
          it changed the player's state on this board; a removal when there was a score to remove, an
          erasure when there was a score or a seat; a rejection when the hold was there, and done is 2
          when an approval applied it already (its decision still to be recorded); the board's ended
-         seasons not yet archived, after an erasure or a ban or unban that was done (the caller marks
-         those the player is in: markModerated-5.lua); or the error LBMISSING or LBDUE (includes/live-season)
+         seasons not yet archived, after a ban, unban or erasure (the caller marks those it changes:
+         markModerated-5.lua); or the error LBMISSING or LBDUE (includes/live-season)
 ]]
 -- @include "clock"
 -- @include "entries"
@@ -158,5 +158,6 @@ if done and redis.call('ZCARD', dirty) + redis.call('ZCARD', K.dirtyClans) > 0 a
   needsJob = 1
 end
 local ended = {}
-if action == 'erase' or (done and (action == 'ban' or action == 'unban')) then ended = redis.call('HKEYS', KEYS[27]) end
+-- Whether or not this step changed anything: a ban sent again after a failure finds it done here.
+if action == 'erase' or action == 'ban' or action == 'unban' then ended = redis.call('HKEYS', KEYS[27]) end
 return { done and 1 or 0, needsJob, ended }
