@@ -26,6 +26,8 @@ export interface DriveResult {
   requests: number;
   /** Every request sent, warm-up and probe included: what the server's CPU time is divided by. */
   sent: number;
+  /** CPU time (user + system) this load generator used, start-up included, in seconds. */
+  driverCpuSeconds: number;
 }
 
 async function main(): Promise<void> {
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
   const body = await response.text();
   const probe = { status: response.status, body: body.slice(0, 300) };
   if (response.status === 404 && /"code"\s*:\s*"not_found"/.test(body)) {
-    return print({ missing: true, probe, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0, sent: 1 });
+    return print({ missing: true, probe, rps: 0, rpsMean: 0, p50: 0, p99: 0, errors: 0, requests: 0, sent: 1, driverCpuSeconds: 0 });
   }
 
   const options = {
@@ -62,7 +64,13 @@ async function main(): Promise<void> {
     errors: result.non2xx + result.errors, // autocannon counts timeouts among errors
     requests: result.requests.total,
     sent: 1 + warmup.requests.total + result.requests.total,
+    driverCpuSeconds: cpuSecondsUsed(),
   });
+}
+
+function cpuSecondsUsed(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 function print(result: DriveResult): void {

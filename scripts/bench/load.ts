@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { projectRoot } from '../../engine/paths.js';
 import type { DriveInput, DriveResult } from './drive.js';
-import { cpuSnapshot, otherCores, ownProcessGroup } from './machine-load.js';
+import { cpuSnapshot, machineCores, ownProcessGroup, type MachineCores } from './machine-load.js';
 import { benchGroups, cpuSeconds, peakRssMb, resetPeakRss, runNode, type Started } from './processes.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 
-export interface ScenarioRun extends DriveResult {
+export interface ScenarioRun extends Omit<DriveResult, 'driverCpuSeconds'> {
   label: string;
   method: 'GET' | 'POST';
   processes: number;
@@ -21,6 +21,20 @@ export interface ScenarioRun extends DriveResult {
   workerCores?: number;
   /** Cores' worth of CPU other work on the machine used meanwhile (0 on a quiet machine). */
   otherCores?: number;
+  /**
+   * Where the rest of the machine's cores went meanwhile: the server's processes, Redis, PostgreSQL
+   * and the load generator. With the worker and other work they add up to what the machine had.
+   */
+  cores?: { server: number; redis: number; postgres: number; driver: number };
+}
+
+/** Where the machine's cores went during a run, every part and their sum; undefined when not measured. */
+export function coresOf(
+  run: ScenarioRun,
+): Record<'server' | 'worker' | 'redis' | 'postgres' | 'driver' | 'other' | 'all', number> | undefined {
+  if (!run.cores) return undefined;
+  const parts = { ...run.cores, worker: run.workerCores ?? 0, other: run.otherCores ?? 0 };
+  return { ...parts, all: Object.values(parts).reduce((a, b) => a + b, 0) };
 }
 
 /** The two reads the comparisons of archived/live seasons and of boards with/without bans alternate. */
@@ -75,15 +89,17 @@ export async function runScenario(
   const workerCpu = worker ? cpuSeconds(worker) : 0;
   const started = Date.now();
   const stdout = await runNode(`load driver (${scenario.label})`, [script], env, timeoutMs);
-  const others = otherCores(before, cpuSnapshot(benchGroups(own)));
-  const result = JSON.parse(stdout.trim().split('\n').pop()!) as DriveResult;
+  const machine: MachineCores = machineCores(before, cpuSnapshot(benchGroups(own)));
+  const { driverCpuSeconds, ...result } = JSON.parse(stdout.trim().split('\n').pop()!) as DriveResult;
   const run: ScenarioRun = { ...result, label: scenario.label, method: scenario.method, ...meta };
   if (!run.missing) {
     const seconds = (Date.now() - started) / 1000;
-    run.otherCores = others;
+    const serverSeconds = server ? cpuSeconds(server) - serverCpu : 0;
+    run.otherCores = machine.other;
     if (server) run.rssMb = peakRssMb(server);
-    if (server) run.cpuMicros = ((cpuSeconds(server) - serverCpu) * 1e6) / run.sent;
+    if (server) run.cpuMicros = (serverSeconds * 1e6) / run.sent;
     if (worker) run.workerCores = (cpuSeconds(worker) - workerCpu) / seconds;
+    run.cores = { server: serverSeconds / seconds, redis: machine.redis, postgres: machine.postgres, driver: driverCpuSeconds / seconds };
   }
   process.stderr.write(`  ${describe(run)}\n`);
   return run;
@@ -97,7 +113,10 @@ function describe(run: ScenarioRun): string {
   const others = run.otherCores ? `, other work ${run.otherCores.toFixed(2)} cores` : '';
   const worker = run.workerCores ? `, worker ${run.workerCores.toFixed(2)} cores` : '';
   const cpu = run.cpuMicros ? `, ${Math.round(run.cpuMicros)} us CPU/req` : '';
-  return `${head} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.errors} errors${cpu}${rss}${worker}${others}${probe}`;
+  const cores = run.cores
+    ? `; cores: Redis ${run.cores.redis.toFixed(2)}, PostgreSQL ${run.cores.postgres.toFixed(2)}, load generator ${run.cores.driver.toFixed(2)}`
+    : '';
+  return `${head} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.errors} errors${cpu}${rss}${worker}${others}${cores}${probe}`;
 }
 
 /** A scenario that could not run because a route it needs is not built yet. */

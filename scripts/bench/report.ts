@@ -5,6 +5,7 @@ import type { MemoryFigures } from './redis-figures.js';
 import { median } from './median.js';
 import { bareFor, clusterPairs, rungFor, type BenchResults } from './results.js';
 import { RUNGS } from './scenarios.js';
+import { coresOf, type ScenarioRun } from './load.js';
 import type { TargetCheck } from './targets.js';
 import { comparisonRows } from './compare.js';
 import { seasonRows, type SeasonRow } from './season-rows.js';
@@ -30,10 +31,13 @@ export function renderMarkdown(results: BenchResults, checks: TargetCheck[]): st
       'req/s is the median of per-second samples; errors are non-2xx answers plus socket errors and timeouts.',
     '',
     `Load average (1 min) ${machine.loadAverage.start.toFixed(2)} before the run, ${machine.loadAverage.end.toFixed(2)} at its end. ` +
-      '"other work" is the CPU that processes outside the bench, Redis and PostgreSQL used during each scenario: ' +
-      'anything above ~0.1 core means the figure was taken on a busy machine. "worker CPU" is the persistence ' +
-      'worker\'s, which shares the machine (persisting reports, and its periodic clan reconciliation). "server CPU us/req" (the API or bare ' +
-      "processes' own CPU time per request, warm-up included) is hardly moved by that.",
+      '"cores used" says where the machine\'s CPU went during each scenario, over its load generator\'s whole ' +
+      "run: the server's processes (the API or the bare app), the persistence worker (persisting reports, " +
+      'and its periodic clan reconciliation), Redis, PostgreSQL, the load generator, and "other": processes ' +
+      'outside the bench, Redis and PostgreSQL, where anything above ~0.1 core means the figure was taken on a ' +
+      `busy machine. Their sum against the ${machine.cpus} CPUs says whether the machine had cores to spare. ` +
+      '"server CPU us/req" (the API or bare processes\' own CPU time per request, warm-up included) is hardly ' +
+      'moved by the others.',
     '',
   ];
   if (results.cluster) lines.push(...clusterSection(results));
@@ -102,14 +106,13 @@ function serviceSections(results: BenchResults): string[] {
       'p99 vs bare',
       'server CPU us/req',
       'peak RSS MB',
-      'worker CPU (cores)',
-      'other work (cores)',
+      'cores used: server / worker / Redis / PostgreSQL / load generator / other = all',
     ]),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const run of results.runs) {
     if (run.missing) {
-      lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '', '']));
+      lines.push(row([run.label, run.processes, 'n/a (endpoint missing)', '', '', '', '', '', '', '', '', '']));
       continue;
     }
     const isRung = Object.values(RUNGS).includes(run.label);
@@ -119,11 +122,9 @@ function serviceSections(results: BenchResults): string[] {
     const ofRung = rung ? `${Math.round((run.rps / rung.rps) * 100)}%` : '';
     const p99 = bare ? `${(run.p99 / bare.p99).toFixed(1)}x` : '';
     const rss = run.rssMb ? num(run.rssMb) : '';
-    const others = run.otherCores === undefined ? '' : run.otherCores.toFixed(2);
     const cpu = run.cpuMicros === undefined ? '' : num(run.cpuMicros);
-    const worker = run.workerCores === undefined ? '' : run.workerCores.toFixed(2);
     lines.push(
-      row([run.label, run.processes, num(run.rps), run.p50, run.p99, num(run.errors), ratio, ofRung, p99, cpu, rss, worker, others]),
+      row([run.label, run.processes, num(run.rps), run.p50, run.p99, num(run.errors), ratio, ofRung, p99, cpu, rss, coresUsed(run)]),
     );
   }
 
@@ -517,6 +518,14 @@ function ratioRows(ratios: SideRatio[]): string[] {
       r.ratio >= r.minimum ? 'PASS' : 'FAIL',
     ]),
   );
+}
+
+/** Where the machine's cores went during a run, e.g. '0.62 / 0.03 / 0.51 / 0.20 / 0.45 / 0.02 = 1.83'. */
+function coresUsed(run: ScenarioRun): string {
+  const cores = coresOf(run);
+  if (!cores) return '';
+  const parts = [cores.server, cores.worker, cores.redis, cores.postgres, cores.driver, cores.other];
+  return `${parts.map((part) => part.toFixed(2)).join(' / ')} = ${cores.all.toFixed(2)}`;
 }
 
 /** What each of a board's keys takes, e.g. 'scores 97.0 MiB, sortKeys 61.2 MiB'. */
