@@ -24,12 +24,11 @@ const RETOUCH_MS = 15_000;
 const BATCH = 500;
 
 /**
- * A claimed player: their entry, their seat ('<attempts used>:<entered 0|1>:<version>', '' for none)
- * and their best rank this season ('<rank>:<ms>', '' for none).
+ * A claimed player: their entry (with their best rank this season) and their seat ('<attempts
+ * used>:<entered 0|1>:<version>', '' for none).
  */
 export interface ClaimedPlayer extends StoredScore {
   seat: string;
-  bestRank: string;
 }
 
 export interface ClaimedChanges {

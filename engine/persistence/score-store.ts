@@ -3,7 +3,8 @@ import type { PersistedScore, SortOrder, UpdateStrategy } from '../live/types.js
 
 /**
  * One persisted entry: its score, metadata (JSON, '' for none), version ('' on plain best boards),
- * tiebreakers (comma-separated, '' for none) and when it was reached (ms, '' but on 'earliest' boards).
+ * tiebreakers (comma-separated, '' for none), when it was reached (ms, '' but on 'earliest' boards)
+ * and the player's best rank this season ('<rank>:<ms>', '' for none).
  */
 export interface StoredScore {
   playerId: string;
@@ -12,6 +13,7 @@ export interface StoredScore {
   version: string;
   tiebreakers: string;
   achievedAt: string;
+  bestRank: string;
 }
 
 /**
@@ -67,16 +69,22 @@ export class ScoreStore {
 
   private async upsertScores(leaderboardInternalId: number, season: number, entries: StoredScore[], replaces: string): Promise<void> {
     if (entries.length === 0) return;
+    const [ranks, rankTimes] = bestRankColumns(entries);
     // Tiebreakers travel as their comma-separated text ('' for none), parsed to float8[] here: a
-    // two-dimensional array parameter would need every row to hold as many.
+    // two-dimensional array parameter would need every row to hold as many. The best rank rides
+    // along, as writeBestRanks would write it, so a row written here is not written again there
+    // (one tuple version, not two: docs/performance.md).
     await this.db.query(
-      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version, tiebreakers, achieved_at)
+      `INSERT INTO scores (leaderboard_internal_id, season, player_id, score, metadata, version, tiebreakers, achieved_at,
+                           best_rank, best_rank_at)
        SELECT $1, $2, u.player_id, u.score, u.metadata::json, u.version,
               CASE WHEN u.tiebreakers = '' THEN NULL ELSE string_to_array(u.tiebreakers, ',')::float8[] END,
-              CASE WHEN u.achieved_at = '' THEN NULL ELSE timestamptz 'epoch' + u.achieved_at::bigint * interval '1 millisecond' END
-       FROM unnest($3::text[], $4::float8[], $5::text[], $6::bigint[], $7::text[], $8::text[])
-         AS u (player_id, score, metadata, version, tiebreakers, achieved_at)
-       ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE SET ${replaces}`,
+              CASE WHEN u.achieved_at = '' THEN NULL ELSE timestamptz 'epoch' + u.achieved_at::bigint * interval '1 millisecond' END,
+              u.rank, timestamptz 'epoch' + u.rank_at * interval '1 millisecond'
+       FROM unnest($3::text[], $4::float8[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::bigint[])
+         AS u (player_id, score, metadata, version, tiebreakers, achieved_at, rank, rank_at)
+       ON CONFLICT (leaderboard_internal_id, season, player_id) DO UPDATE SET
+         best_rank = EXCLUDED.best_rank, best_rank_at = EXCLUDED.best_rank_at, ${replaces}`,
       [
         leaderboardInternalId,
         season,
@@ -86,24 +94,22 @@ export class ScoreStore {
         entries.map((e) => e.version || '0'),
         entries.map((e) => e.tiebreakers),
         entries.map((e) => e.achievedAt),
+        ranks,
+        rankTimes,
       ],
     );
   }
 
   /**
-   * Writes best ranks ('<rank>:<ms>', '' for none) onto the players' rows, as claimed. Redis keeps
-   * each player's best of the whole season (not only what PostgreSQL lacks), and a board's jobs run
-   * one at a time, so the claimed value is the one to hold: also after a removal, which starts it
-   * over, claimed together with the report that followed (the row then stays, with its old rank).
+   * Writes best ranks ('<rank>:<ms>', '' for none) onto the players' rows, as claimed, where the
+   * rows do not hold them yet (writeScores wrote them on every row it wrote). Redis keeps each
+   * player's best of the whole season (not only what PostgreSQL lacks), and a board's jobs run one
+   * at a time, so the claimed value is the one to hold: also after a removal, which starts it over,
+   * claimed together with the report that followed (the row then stays, with its old rank).
    */
   async writeBestRanks(leaderboardInternalId: number, season: number, ranks: { playerId: string; bestRank: string }[]): Promise<void> {
     if (ranks.length === 0) return;
-    const [values, times] = [[] as (number | null)[], [] as (number | null)[]];
-    for (const { bestRank } of ranks) {
-      const [rank, at] = bestRank === '' ? [null, null] : bestRank.split(':').map(Number);
-      values.push(rank ?? null);
-      times.push(at ?? null);
-    }
+    const [values, times] = bestRankColumns(ranks);
     await this.db.query(
       `UPDATE scores s SET best_rank = u.rank, best_rank_at = timestamptz 'epoch' + u.at * interval '1 millisecond'
        FROM unnest($3::text[], $4::int[], $5::bigint[]) AS u (player_id, rank, at)
@@ -193,4 +199,15 @@ export class ScoreStore {
       after = rows[rows.length - 1]!.player_id;
     }
   }
+}
+
+/** The best ranks ('<rank>:<ms>', '' for none) as two columns: ranks and their times in ms, null for none. */
+function bestRankColumns(ranks: { bestRank: string }[]): [(number | null)[], (number | null)[]] {
+  const [values, times] = [[] as (number | null)[], [] as (number | null)[]];
+  for (const { bestRank } of ranks) {
+    const [rank, at] = bestRank === '' ? [null, null] : bestRank.split(':').map(Number);
+    values.push(rank ?? null);
+    times.push(at ?? null);
+  }
+  return [values, times];
 }
