@@ -97,14 +97,14 @@ const SCALED = [REPORT_LABEL, 'server report_scores (5 boards)', 'player record 
 /**
  * Two API processes serve >= 1.6x what one does, where the machine's cores allow it: when the run
  * with 2 processes had 90% of the machine's CPUs in use (the API, Redis, PostgreSQL, the load
- * generator, the worker and other work together), a third of a core or less was left for more, and
+ * generator, the worker and other work together), a tenth of the CPUs or less was left for more, and
  * a shortfall cannot be judged on this machine: n/a, with the cores as measured (docs/performance.md).
  */
 function scalingCheck(results: BenchResults, label: string): TargetCheck {
   const [one, two] = [apiRun(results, label, 1), apiRun(results, label, 2)];
   const target = `${label}: 2 API processes >= 1.6x 1 process's req/s, where the cores allow`;
   const cores = two && coresOf(two);
-  if (!one || !two || one.missing || two.missing || !cores) return check(target, 'not measured', undefined);
+  if (!one || !two || one.missing || two.missing || one.rps <= 0 || !cores) return check(target, 'not measured', undefined);
   const scaled = two.rps / one.rps;
   const cpus = results.machine.cpus;
   const full = cores.all >= 0.9 * cpus;
