@@ -66,8 +66,8 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   };
   for (const processes of [1, 2]) checks.push(ratio('client report_score', processes, 0.75), p99(processes));
   checks.push(ratio('player record read', 1, 0.75), ratio('around_me', 1, 0.6), ratio('third-party page of 100', 1, 0.4));
-  // With 1 API process the API has one core and its rung whatever the machine leaves; with 2, both
-  // are held by the machine's cores (docs/performance.md): judged at both.
+  // With 1 process the API and its rung are each held by one event loop; with 2, both by the
+  // machine's cores (docs/performance.md): judged at both.
   for (const processes of [1, 2]) {
     checks.push(
       rungRatio(REPORT_LABEL, processes, 0.9),
